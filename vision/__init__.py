@@ -1,0 +1,1 @@
+"""Camera dice reading with OpenCV."""

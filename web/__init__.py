@@ -1,0 +1,1 @@
+"""Phone-friendly web companion (Flask)."""
