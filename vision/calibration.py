@@ -1,0 +1,83 @@
+"""What a rig's calibration knows, saved as a small JSON file beside the companion's data.
+
+Everything is optional: the reader works from a single picture and each item only makes it
+better. ``die_px`` fixes the die size (no guessing from the picture), ``empty_tray`` is a
+picture of the tray with no dice (the background, instead of an estimate), ``palette`` names
+each family's dice colour, and ``camera`` keeps the locked exposure and white balance so the
+colours stay what the palette learnt.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+
+class CalibrationError(ValueError):
+    """A calibration file or step that cannot be used, with what to do about it."""
+
+
+@dataclass(slots=True)
+class Calibration:
+    """One rig's calibration. Paths inside are relative to the calibration file."""
+
+    die_px: float | None = None
+    empty_tray: str | None = None
+    palette: dict[str, list[float]] = field(default_factory=dict)
+    camera: dict[str, Any] = field(default_factory=dict)
+    _empty_lab: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    def empty_lab(self, shape: tuple[int, ...]) -> np.ndarray | None:
+        """The empty tray in Lab at the picture's size, or None without one."""
+        if self._empty_lab is None:
+            return None
+        if self._empty_lab.shape[:2] != tuple(shape[:2]):
+            return cv2.resize(self._empty_lab, (shape[1], shape[0]),
+                              interpolation=cv2.INTER_AREA)
+        return self._empty_lab
+
+    def set_empty_tray(self, bgr: np.ndarray) -> None:
+        """Use this picture (no dice in it) as the tray's background."""
+        self._empty_lab = cv2.cvtColor(cv2.GaussianBlur(bgr, (5, 5), 0), cv2.COLOR_BGR2LAB)
+
+    def save(self, path: Path) -> None:
+        """Write the JSON file, and the empty tray as a PNG beside it."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = {k: v for k, v in asdict(self).items() if not k.startswith("_")}
+        if self._empty_lab is not None:
+            image = path.with_name(path.stem + "-empty-tray.png")
+            cv2.imwrite(str(image), cv2.cvtColor(self._empty_lab, cv2.COLOR_LAB2BGR))
+            data["empty_tray"] = image.name
+        path.write_text(json.dumps(data, indent=2) + "\n")
+
+    @classmethod
+    def load(cls, path: Path) -> Calibration:
+        """Read a calibration file written by :meth:`save` (or by hand)."""
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text())
+        except FileNotFoundError:
+            raise CalibrationError(
+                f"no calibration at {path}: run `python -m vision calibrate` first") from None
+        except json.JSONDecodeError as e:
+            raise CalibrationError(f"{path} is not valid JSON: {e}") from None
+        unknown = set(data) - {"die_px", "empty_tray", "palette", "camera"}
+        if unknown:
+            raise CalibrationError(f"{path}: unknown keys {sorted(unknown)}")
+        die_px = data.get("die_px")
+        if die_px is not None and not (isinstance(die_px, int | float) and 5 <= die_px <= 1000):
+            raise CalibrationError(f"{path}: die_px must be a size in pixels, got {die_px!r}")
+        cal = cls(die_px=die_px, empty_tray=data.get("empty_tray"),
+                  palette=dict(data.get("palette", {})), camera=dict(data.get("camera", {})))
+        if cal.empty_tray:
+            image = cv2.imread(str(path.parent / cal.empty_tray))
+            if image is None:
+                raise CalibrationError(f"{path}: cannot read the empty tray {cal.empty_tray}")
+            cal._empty_lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+        return cal

@@ -1,0 +1,189 @@
+"""Scoring the reader against labelled photos, the way the data set defines a hit.
+
+A labelled die is found when a predicted die's centre falls inside its box (each prediction
+and each label used once, nearest centre first). Predictions that find no die are phantoms.
+Rates come with Wilson 95% intervals, which stay honest near 0% and 100%.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.reader import DieFound
+
+UNSURE = 0  # confusion-matrix column for "found, but read as unsure"
+MISSED = 7  # confusion-matrix column for "not found at all"
+
+
+def load_labels(folder: Path) -> dict[str, list[dict]]:
+    """``labels.json`` of a folder in the format of ``datasets/dice-photos``."""
+    path = Path(folder) / "labels.json"
+    if not path.exists():
+        raise FileNotFoundError(f"{folder} has no labels.json")
+    labels = json.loads(path.read_text())
+    for name, dice in labels.items():
+        for die in dice:
+            if die.get("value") not in range(1, 7) or len(die.get("box", [])) != 4:
+                raise ValueError(f"{path}: bad label in {name}: {die!r}")
+    return labels
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score 95% interval for k successes in n trials."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def match(predicted: Sequence[tuple[float, float]], boxes: Sequence[Sequence[float]]
+          ) -> tuple[dict[int, int], list[int]]:
+    """Pair predictions with labelled boxes: returns {label: prediction} and unmatched predictions."""
+    pairs = []
+    for p, (x, y) in enumerate(predicted):
+        for lbl, (x0, y0, x1, y1) in enumerate(boxes):
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                pairs.append((math.hypot(x - (x0 + x1) / 2, y - (y0 + y1) / 2), lbl, p))
+    taken: dict[int, int] = {}
+    used: set[int] = set()
+    for _, lbl, p in sorted(pairs):
+        if lbl not in taken and p not in used:
+            taken[lbl] = p
+            used.add(p)
+    return taken, [p for p in range(len(predicted)) if p not in used]
+
+
+@dataclass
+class Score:
+    """Counts over many photos; ``confusion[true][read]`` with 0 = unsure and 7 = missed."""
+
+    images: int = 0
+    labelled: int = 0
+    right: int = 0
+    wrong: int = 0
+    abstained: int = 0
+    missed: int = 0
+    phantom: int = 0
+    exact_images: int = 0
+    seconds: float = 0.0
+    confusion: np.ndarray = field(default_factory=lambda: np.zeros((7, 8), int))
+    failures: list[str] = field(default_factory=list)
+
+    def add(self, name: str, dice: Sequence[DieFound], labels: Sequence[dict],
+            seconds: float) -> None:
+        taken, phantoms = match([d.centre for d in dice], [lb["box"] for lb in labels])
+        right = 0
+        for i, lb in enumerate(labels):
+            true = lb["value"]
+            if i not in taken:
+                self.missed += 1
+                self.confusion[true, MISSED] += 1
+                continue
+            value = dice[taken[i]].value
+            self.confusion[true, UNSURE if value is None else value] += 1
+            if value is None:
+                self.abstained += 1
+            elif value == true:
+                right += 1
+            else:
+                self.wrong += 1
+        self.images += 1
+        self.labelled += len(labels)
+        self.right += right
+        self.phantom += len(phantoms)
+        self.seconds += seconds
+        if right == len(labels) and not phantoms:
+            self.exact_images += 1
+        else:
+            self.failures.append(name)
+
+    def merge(self, other: Score) -> None:
+        for k in ("images", "labelled", "right", "wrong", "abstained", "missed", "phantom",
+                  "exact_images", "seconds"):
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+        self.confusion += other.confusion
+        self.failures += other.failures
+
+    @property
+    def value_accuracy(self) -> float:
+        return self.right / self.labelled if self.labelled else 0.0
+
+    @property
+    def phantom_rate(self) -> float:
+        """Phantom dice per labelled die."""
+        return self.phantom / self.labelled if self.labelled else 0.0
+
+    @property
+    def ms_per_image(self) -> float:
+        return 1000 * self.seconds / self.images if self.images else 0.0
+
+    def as_json(self) -> dict:
+        return {
+            "images": self.images, "labelled": self.labelled,
+            "value_accuracy": round(self.value_accuracy, 4),
+            "value_accuracy_95": [round(x, 4) for x in wilson(self.right, self.labelled)],
+            "right": self.right, "wrong": self.wrong,
+            "missed": self.missed, "phantom": self.phantom,
+            "phantom_rate": round(self.phantom_rate, 4),
+            "exact_images": self.exact_images,
+            "exact_images_95": [round(x, 4) for x in wilson(self.exact_images, self.images)],
+            "abstained": self.abstained,
+            "ms_per_image": round(self.ms_per_image, 2),
+            "confusion": {"rows": "true value 1..6",
+                          "columns": ["unsure", 1, 2, 3, 4, 5, 6, "missed"],
+                          "counts": self.confusion[1:].tolist()},
+        }
+
+    def report(self) -> str:
+        """The human-readable summary ``evaluate`` prints."""
+        n, m = self.labelled, self.images
+
+        def rate(k: int, total: int) -> str:
+            lo, hi = wilson(k, total)
+            return f"{k}/{total} = {100 * k / max(total, 1):.1f}% (95% {100 * lo:.1f}–{100 * hi:.1f}%)"
+
+        lines = [
+            f"dice read right   {rate(self.right, n)}",
+            f"read wrong        {rate(self.wrong, n)}",
+            f"unsure            {rate(self.abstained, n)}",
+            f"missed            {rate(self.missed, n)}",
+            f"phantom dice      {self.phantom} ({100 * self.phantom_rate:.1f}% of labelled dice)",
+            f"exact images      {rate(self.exact_images, m)}",
+            f"time              {self.ms_per_image:.1f} ms per image",
+            "",
+            "confusion (rows: true value; columns: read as)",
+            "true  unsure     1     2     3     4     5     6  missed",
+        ]
+        for true in range(1, 7):
+            lines.append(f"{true:>4}  " + " ".join(f"{c:>5}" for c in self.confusion[true]))
+        return "\n".join(lines)
+
+
+def evaluate(folder: Path, read: Callable[[np.ndarray], Sequence[DieFound]],
+             names: Iterable[str] | None = None,
+             progress: Callable[[int, int], None] | None = None) -> Score:
+    """Run ``read`` over the labelled photos of ``folder`` (or the ``names`` among them)."""
+    folder = Path(folder)
+    labels = load_labels(folder)
+    todo = sorted(labels) if names is None else list(names)
+    score = Score()
+    for i, name in enumerate(todo):
+        image = cv2.imread(str(folder / name))
+        if image is None:
+            raise FileNotFoundError(f"cannot read {folder / name}")
+        t0 = time.perf_counter()
+        dice = read(image)
+        score.add(name, dice, labels[name], time.perf_counter() - t0)
+        if progress:
+            progress(i + 1, len(todo))
+    return score
