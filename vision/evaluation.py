@@ -48,7 +48,7 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def match(predicted: Sequence[tuple[float, float]], boxes: Sequence[Sequence[float]]
           ) -> tuple[dict[int, int], list[int]]:
-    """Pair predictions with labelled boxes: returns {label: prediction} and unmatched predictions."""
+    """Pair predictions with labelled boxes: {label: prediction} and the unmatched predictions."""
     pairs = []
     for p, (x, y) in enumerate(predicted):
         for lbl, (x0, y0, x1, y1) in enumerate(boxes):
@@ -150,7 +150,8 @@ class Score:
 
         def rate(k: int, total: int) -> str:
             lo, hi = wilson(k, total)
-            return f"{k}/{total} = {100 * k / max(total, 1):.1f}% (95% {100 * lo:.1f}–{100 * hi:.1f}%)"
+            pct = 100 * k / max(total, 1)
+            return f"{k}/{total} = {pct:.1f}% (95% {100 * lo:.1f}–{100 * hi:.1f}%)"
 
         lines = [
             f"dice read right   {rate(self.right, n)}",

@@ -1,0 +1,189 @@
+"""Command line: ``python -m vision read|evaluate|calibrate``.
+
+    python -m vision read IMAGE... [--json] [--draw DIR] [--calibration FILE]
+    python -m vision evaluate DIR [--json] [--calibration FILE]
+    python -m vision calibrate --camera SPEC [--families red,blue,...] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration, CalibrationError
+from vision.cameras import CameraError, FrameSource, open_camera
+from vision.colour import body_colour, calibrate_palette
+from vision.draw import annotate
+from vision.evaluation import evaluate
+from vision.pips import warp_die
+from vision.reader import DiceReader
+
+DEFAULT_CALIBRATION = Path("vision-calibration.json")
+
+
+def _reader(args: argparse.Namespace) -> DiceReader:
+    cal = Calibration.load(args.calibration) if args.calibration else None
+    return DiceReader(cal)
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    reader = _reader(args)
+    results = {}
+    for name in args.images:
+        image = cv2.imread(name)
+        if image is None:
+            print(f"error: cannot read {name} as an image", file=sys.stderr)
+            return 2
+        dice = reader.read(image)
+        results[name] = [d.as_json() for d in dice]
+        if args.draw:
+            out = Path(args.draw)
+            out.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(out / (Path(name).stem + ".png")), annotate(image, dice))
+        if not args.json:
+            values = " ".join(str(d.value) if d.value is not None else "?" for d in dice)
+            print(f"{name}: {len(dice)} dice: {values}")
+            for d in dice:
+                shown = d.value if d.value is not None else f"unsure ({d.reason})"
+                print(f"  {shown!s:<34} box {list(d.box)}  {d.colour:<7} "
+                      f"confidence {d.confidence:.2f}")
+    if args.json:
+        print(json.dumps(results, indent=1))
+    return 0
+
+
+def _progress_bar(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // max(total, 1)
+    end = "\n" if done == total else ""
+    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end=end,
+          file=sys.stderr, flush=True)
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    reader = _reader(args)
+    try:
+        score = evaluate(Path(args.dir), reader.read, progress=_progress_bar)
+    except (FileNotFoundError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(score.as_json(), indent=1) if args.json else score.report())
+    return 0
+
+
+def _ask(prompt: str, interactive: bool) -> None:
+    """Wait for Enter when a person is at the keyboard; just say what happens otherwise."""
+    if interactive:
+        input(f"{prompt} Press Enter when ready... ")
+    else:
+        print(prompt)
+
+
+def _grab(camera: FrameSource, what: str, skip: int) -> np.ndarray:
+    """One frame; live cameras get ``skip`` frames first so exposure catches up."""
+    frame = None
+    for _ in range(skip + 1):
+        frame = camera.read()
+        if frame is None:
+            break
+    if frame is None:
+        raise CameraError(f"the camera gave no frame for {what}")
+    return frame
+
+
+def calibrate(camera: FrameSource, families: Sequence[str], interactive: bool,
+              skip: int = 0, say: Callable[[str], None] = print) -> Calibration:
+    """The guided setup: an empty tray, then each family's dice in turn."""
+    cal = Calibration()
+    _ask("Step 1: clear the tray completely (no dice, no hands).", interactive)
+    empty = _grab(camera, "the empty tray", skip)
+    leftovers = DiceReader().read(empty)
+    sure = [d for d in leftovers if d.value is not None]
+    if sure:
+        say(f"warning: the empty tray seems to hold {len(sure)} dice; "
+            "clear it and run calibrate again if that is right.")
+    samples: dict[str, list[np.ndarray]] = {}
+    sizes: list[float] = []
+    for i, family in enumerate(families, start=2):
+        _ask(f"Step {i}: put the {family} dice on the tray, apart from each other.", interactive)
+        frame = _grab(camera, f"the {family} dice", skip)
+        lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
+        dice = DiceReader().read(frame)
+        if not dice:
+            raise CalibrationError(
+                f"no dice found for {family}: check that the dice are in view, in focus and "
+                "lit, and that the mat contrasts with them")
+        samples[family] = [body_colour(warp_die(lab, d.rect)) for d in dice]
+        sizes += [float(np.sqrt(d.rect[1][0] * d.rect[1][1])) for d in dice]
+        say(f"  {family}: {len(dice)} dice seen")
+    if sizes:
+        cal.die_px = round(float(np.median(sizes)), 1)
+    cal.palette = calibrate_palette(samples)
+    cal.set_empty_tray(empty)
+    cal.camera = dict(getattr(camera, "controls", {}) or {})
+    return cal
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    families = [f.strip() for f in args.families.split(",") if f.strip()]
+    interactive = sys.stdin.isatty() and not args.yes
+    try:
+        camera = open_camera(args.camera)
+    except CameraError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    live = not Path(args.camera).is_dir()
+    print(f"Calibrating with {camera.name} for families: {', '.join(families)}")
+    try:
+        cal = calibrate(camera, families, interactive, skip=5 if live else 0)
+    except (CameraError, CalibrationError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    finally:
+        camera.close()
+    cal.save(Path(args.out))
+    print(f"Die size {cal.die_px} px; colours: "
+          + ", ".join(f"{k} Lab{tuple(round(x) for x in v)}" for k, v in cal.palette.items()))
+    print(f"Saved {args.out}. Use it with --calibration {args.out}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m vision", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("read", help="read the dice on pictures")
+    r.add_argument("images", nargs="+")
+    r.add_argument("--json", action="store_true", help="machine-readable output")
+    r.add_argument("--draw", metavar="DIR", help="write annotated pictures here")
+    r.add_argument("--calibration", metavar="FILE", type=Path)
+    r.set_defaults(run=cmd_read)
+    e = sub.add_parser("evaluate", help="score the reader on labelled photos")
+    e.add_argument("dir", help="folder with images and labels.json")
+    e.add_argument("--json", action="store_true")
+    e.add_argument("--calibration", metavar="FILE", type=Path)
+    e.set_defaults(run=cmd_evaluate)
+    c = sub.add_parser("calibrate", help="guided setup for a rig")
+    c.add_argument("--camera", required=True,
+                   help="'picam', a VideoCapture device number, or a folder of images "
+                        "(empty tray first, then one picture per family)")
+    c.add_argument("--families", default="red",
+                   help="comma-separated family colours, in the order they will be shown")
+    c.add_argument("--out", default=str(DEFAULT_CALIBRATION), help="calibration file to write")
+    c.add_argument("--yes", action="store_true", help="do not wait for Enter between steps")
+    c.set_defaults(run=cmd_calibrate)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except CalibrationError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
