@@ -1,0 +1,108 @@
+"""The hand-typed final position that ``companion score FILE`` reads (TOML).
+
+For tables that did not track the whole game: who holds how many neighborhoods in each
+district, how many soldiers are left in each House, and the Muscle track from the top.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.boards import load_board
+from companion.engine import Board, HouseRules, MalformedAction, Scores, score_position
+
+EXAMPLE = """\
+players = ["Vincent", "Maria", "Claire", "Johnny"]
+muscle = ["Claire", "Johnny", "Maria"]    # highest first; anyone missing is in the Zero Zone
+
+[house]                                  # soldiers left in each House
+Vincent = 2
+Maria = 5
+
+[districts]                              # neighborhoods held, per district (its die face)
+3 = { Vincent = 3, Maria = 2, Claire = 2, Johnny = 1 }
+"""
+
+
+class ScoreFileError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Position:
+    board: Board
+    players: list[str]
+    districts: dict[int, dict[str, int]]
+    house: dict[str, int]
+    muscle: list[str]
+    rules: HouseRules
+
+    def score(self) -> Scores:
+        return score_position(
+            self.board, self.players, self.districts, self.house, self.muscle, self.rules
+        )
+
+
+def read_position(path: Path) -> Position:
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ScoreFileError(f"{path}: not valid TOML: {exc}") from None
+    known = {"players", "board", "muscle", "house", "districts", "options"}
+    unknown = set(data) - known
+    if unknown:
+        raise ScoreFileError(
+            f"{path}: unknown keys {', '.join(sorted(unknown))}; use: {', '.join(sorted(known))}"
+        )
+    players = data.get("players")
+    if not (isinstance(players, list) and players and all(isinstance(p, str) for p in players)):
+        raise ScoreFileError(f"{path}: players must list the names, e.g.\n{EXAMPLE}")
+    if len(set(players)) != len(players):
+        raise ScoreFileError(f"{path}: a player is listed twice in players")
+    try:
+        rules = HouseRules.from_dict(data.get("options"))
+        board = load_board(data.get("board"), len(players), path.parent)
+    except (MalformedAction, KeyError, OSError, ValueError) as exc:
+        raise ScoreFileError(f"{path}: {exc}") from None
+
+    def check_names(where: str, names) -> None:
+        for n in names:
+            if n not in players:
+                raise ScoreFileError(
+                    f"{path}: {where} names {n!r}, who is not in players ({', '.join(players)})"
+                )
+
+    muscle = data.get("muscle", [])
+    if not isinstance(muscle, list) or not all(isinstance(m, str) for m in muscle):
+        raise ScoreFileError(f"{path}: muscle is a list of names, highest first")
+    check_names("muscle", muscle)
+    if len(set(muscle)) != len(muscle):
+        raise ScoreFileError(f"{path}: muscle lists a player twice; one token each")
+    house = data.get("house", {})
+    check_names("[house]", house)
+    for n, v in house.items():
+        if not isinstance(v, int) or not 0 <= v <= board.soldiers_per_player:
+            raise ScoreFileError(
+                f"{path}: [house] {n} = {v!r}: a count from 0 to {board.soldiers_per_player}"
+            )
+    districts: dict[int, dict[str, int]] = {}
+    for key, counts in data.get("districts", {}).items():
+        if not key.isdigit() or not 1 <= int(key) <= 6:
+            raise ScoreFileError(f"{path}: [districts] {key}: districts are named by die face 1-6")
+        if not isinstance(counts, dict):
+            raise ScoreFileError(f"{path}: [districts] {key} = {{ Name = count, ... }}")
+        check_names(f"district {key}", counts)
+        face = int(key)
+        size = len(board.in_district(face))
+        for n, v in counts.items():
+            if not isinstance(v, int) or v < 0:
+                raise ScoreFileError(f"{path}: district {key}: {n} = {v!r} is not a count")
+        if sum(counts.values()) > size:
+            raise ScoreFileError(
+                f"{path}: district {key} has {size} neighborhoods on board "
+                f"{board.id!r}, but {sum(counts.values())} are listed as held"
+            )
+        districts[face] = dict(counts)
+    return Position(board, players, districts, dict(house), muscle, rules)
