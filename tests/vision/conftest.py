@@ -1,0 +1,80 @@
+"""Shared helpers for the vision tests: the real data set, and synthetic dice drawn with OpenCV."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+DATASET = REPO.parent / "shared" / "datasets" / "dice-photos"
+
+# Pip positions of each face on a 3×3 grid (units of the grid step).
+FACES = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (-1, 1), (1, -1), (1, 1)],
+    5: [(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)],
+    6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
+}
+
+
+@pytest.fixture
+def dataset() -> Path:
+    """The real photos; skipped when shared/ is absent, but a failure under CI."""
+    if not (DATASET / "labels.json").exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"data set missing at {DATASET}")
+        pytest.skip(f"data set not at {DATASET}")
+    return DATASET
+
+
+@pytest.fixture
+def labels(dataset: Path) -> dict:
+    return json.loads((dataset / "labels.json").read_text())
+
+
+def mat(size: int = 320, grey: int = 200, seed: int = 0) -> np.ndarray:
+    """A plain, slightly noisy tray mat."""
+    rng = np.random.default_rng(seed)
+    img = np.full((size, size, 3), grey, np.float32)
+    img += rng.normal(0, 2.0, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def draw_die(img: np.ndarray, centre: tuple[float, float], value: int, side: float = 36,
+             angle: float = 0, body: tuple[int, int, int] = (40, 40, 200),
+             pip: tuple[int, int, int] = (255, 255, 255)) -> None:
+    """Draw a die seen from above: a rotated square body and its pips (BGR colours)."""
+    rect = (centre, (side, side), angle)
+    box = cv2.boxPoints(rect).astype(np.int32)
+    cv2.fillConvexPoly(img, box, body, cv2.LINE_AA)
+    step = 0.28 * side
+    t = np.deg2rad(angle)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    for gx, gy in FACES[value]:
+        x, y = rot @ np.array([gx * step, gy * step]) + np.array(centre)
+        cv2.circle(img, (round(x), round(y)), max(2, round(0.09 * side)), pip, -1, cv2.LINE_AA)
+
+
+def blur(img: np.ndarray) -> np.ndarray:
+    """Camera softness, so edges are not razor-sharp."""
+    return cv2.GaussianBlur(img, (3, 3), 0)
+
+
+class Synth:
+    """The drawing helpers, as a fixture (pytest's importlib mode cannot import conftest)."""
+
+    mat = staticmethod(mat)
+    draw_die = staticmethod(draw_die)
+    blur = staticmethod(blur)
+
+
+@pytest.fixture
+def synth() -> type[Synth]:
+    return Synth
