@@ -258,7 +258,7 @@ static void clear_block(die_t *d, die_vec_t a)
     d->block_first = a;
 }
 
-void die_init(die_t *d, const die_config_t *stored)
+void die_init(die_t *d, const die_config_t *stored, uint16_t battery_mv)
 {
     memset(d, 0, sizeof(*d));
     if (stored && die_config_valid(stored)) {
@@ -269,7 +269,7 @@ void die_init(die_t *d, const die_config_t *stored)
     frame_rx_init(&d->rx);
     d->state = DIE_UNSURE;
     d->start_state = DIE_UNSURE;
-    d->battery_pct = 255;
+    die_set_battery_mv(d, battery_mv);
     send_info(d);
     report(d);
 }

@@ -98,8 +98,9 @@ typedef struct {
     bool stream;
 } die_t;
 
-/* stored may be NULL or hold garbage: a bad magic or CRC falls back to factory defaults. */
-void die_init(die_t *d, const die_config_t *stored);
+/* stored may be NULL or hold garbage: a bad magic or CRC falls back to factory defaults.
+ * battery_mv is the supply measured at boot (0 if unknown), so the hello INFO carries it. */
+void die_init(die_t *d, const die_config_t *stored, uint16_t battery_mv);
 void die_tick(die_t *d, die_vec_t accel);
 void die_rx_byte(die_t *d, uint8_t byte);
 void die_set_battery_mv(die_t *d, uint16_t mv);

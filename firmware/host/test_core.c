@@ -166,7 +166,7 @@ static void command_effect(const char *name, const uint8_t *payload, const uint8
     static die_t d;
     reset_output();
     saves = 0;
-    die_init(&d, NULL);
+    die_init(&d, NULL, 0);
     if (u16(payload + 3) != DIE_ID_ANY) {
         d.cfg.die_id = (uint16_t)u16(payload + 3); /* as if set-id had run before */
     }
@@ -336,8 +336,7 @@ static void run_trace(const char *path)
     int n_expect = 0;
     static die_t d;
     reset_output();
-    die_init(&d, NULL);
-    die_set_battery_mv(&d, 3900);
+    die_init(&d, NULL, 3900);
     char line[256];
     long samples = 0;
     while (fgets(line, sizeof(line), f)) {
@@ -427,7 +426,7 @@ static void test_calibration(void)
     static die_t d;
     reset_output();
     saves = 0;
-    die_init(&d, NULL);
+    die_init(&d, NULL, 0);
     const double skew = 28.0;
     shake_then_rest(&d, mounted(1, skew));
     check(d.state == DIE_COCKED, "skewed sensor, uncalibrated: face 1 up reads as cocked");
@@ -464,7 +463,7 @@ static void test_calibration(void)
 
     /* Power cycle: the EEPROM image brings the calibration back. */
     die_config_t eeprom = saved_cfg;
-    die_init(&d, &eeprom);
+    die_init(&d, &eeprom, 0);
     int right = 1;
     for (int f = 6; f >= 1; f--) {
         shake_then_rest(&d, mounted(f, skew));
@@ -473,7 +472,7 @@ static void test_calibration(void)
     check(right, "after a power cycle every face still reads right");
 
     eeprom.normal[2].x ^= 0x40;
-    die_init(&d, &eeprom);
+    die_init(&d, &eeprom, 0);
     check(d.cfg.cal_mask == 0 && d.cfg.die_id == DIE_ID_UNSET,
           "a corrupt EEPROM image falls back to the factory table");
 }
@@ -494,7 +493,7 @@ static void test_lost_byte_on_command_line(void)
     /* Host -> die: a command with a byte lost is ignored, the next one is obeyed. */
     static die_t d;
     reset_output();
-    die_init(&d, NULL);
+    die_init(&d, NULL, 0);
     uint8_t p[7] = {DIE_PROTOCOL_VERSION, CMD_SET_ID, 1, 0xFF, 0xFF, 9, 0};
     uint8_t wire[FRAME_MAX_WIRE];
     uint8_t n = frame_encode(p, 7, wire);
