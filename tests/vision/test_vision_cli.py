@@ -1,0 +1,129 @@
+"""The command line, scoring and calibration, run for real on drawn and real pictures."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import pytest
+
+from vision.baseline import read_baseline
+from vision.calibration import Calibration, CalibrationError
+from vision.cli import main
+from vision.colour import check_families, group_by_colour
+from vision.evaluation import match, wilson
+
+
+def write_tray(synth, path: Path, dice: list[tuple[tuple[int, int], int, tuple]]) -> Path:
+    img = synth.mat()
+    for centre, value, body in dice:
+        synth.draw_die(img, centre, value, body=body)
+    cv2.imwrite(str(path), synth.blur(img))
+    return path
+
+
+def test_read_prints_json_with_value_box_colour_confidence(synth, tmp_path, capsys) -> None:
+    pic = write_tray(synth, tmp_path / "roll.png", [((100, 100), 5, (40, 40, 200))])
+    assert main(["read", str(pic), "--json", "--draw", str(tmp_path / "out")]) == 0
+    out = json.loads(capsys.readouterr().out)
+    (die,) = out[str(pic)]
+    assert die["value"] == 5 and die["colour"] == "red"
+    x0, y0, x1, y1 = die["box"]
+    assert x0 < 100 < x1 and y0 < 100 < y1
+    assert 0 <= die["confidence"] <= 1
+    assert (tmp_path / "out" / "roll.png").exists()
+
+
+def test_read_says_clearly_when_a_file_is_not_a_picture(tmp_path, capsys) -> None:
+    bad = tmp_path / "notes.txt"
+    bad.write_text("hello")
+    assert main(["read", str(bad)]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_evaluate_on_real_photos_gives_the_agreed_json_keys(dataset, labels, tmp_path,
+                                                             capsys) -> None:
+    names = ["IMG_20191209_095431.jpg", "IMG_20191208_111228.jpg"]
+    for n in names:
+        shutil.copy(dataset / n, tmp_path / n)
+    (tmp_path / "labels.json").write_text(json.dumps({n: labels[n] for n in names}))
+    assert main(["evaluate", str(tmp_path), "--json"]) == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    for key in ("value_accuracy", "missed", "phantom", "exact_images", "abstained",
+                "ms_per_image"):
+        assert key in out
+    labelled = sum(len(labels[n]) for n in names)
+    assert out["labelled"] == labelled
+    counts = out["confusion"]["counts"]
+    assert sum(map(sum, counts)) == labelled  # every labelled die lands in one column
+    assert out["right"] == sum(counts[v - 1][v] for v in range(1, 7))
+    assert "2/2" in captured.err  # the progress bar
+
+
+def test_wilson_interval_and_matching() -> None:
+    lo, hi = wilson(99, 100)
+    assert 0.94 < lo < 0.99 < hi <= 1.0
+    taken, phantoms = match([(5, 5), (50, 50), (6, 6)], [[0, 0, 10, 10]])
+    assert taken == {0: 0} and phantoms == [1, 2]
+
+
+def test_baseline_reads_a_plain_white_die(synth) -> None:
+    img = synth.mat(grey=90)
+    synth.draw_die(img, (150, 150), 4, side=34, body=(240, 240, 240), pip=(10, 10, 10))
+    dice = read_baseline(synth.blur(img), die_px=34)
+    assert [d.value for d in dice] == [4]
+
+
+def test_calibrate_from_a_folder_learns_size_colours_and_empty_tray(synth, tmp_path,
+                                                                     capsys) -> None:
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    cv2.imwrite(str(shots / "0-empty.png"), synth.blur(synth.mat()))
+    write_tray(synth, shots / "1-red.png", [((80, 80), 2, (40, 40, 200)),
+                                            ((200, 200), 5, (40, 40, 200))])
+    write_tray(synth, shots / "2-blue.png", [((90, 200), 3, (200, 80, 30))])
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", "--camera", str(shots), "--families", "red,blue",
+                 "--out", str(out), "--yes"]) == 0
+    cal = Calibration.load(out)
+    assert 30 <= cal.die_px <= 42
+    assert set(cal.palette) == {"red", "blue"}
+    assert cal.empty_lab((320, 320, 3)) is not None
+    # The learnt palette names the families' dice.
+    pic = write_tray(synth, tmp_path / "roll.png", [((160, 160), 6, (200, 80, 30))])
+    capsys.readouterr()
+    assert main(["read", str(pic), "--json", "--calibration", str(out)]) == 0
+    assert json.loads(capsys.readouterr().out)[str(pic)][0]["colour"] == "blue"
+
+
+def test_calibrate_explains_a_missing_camera_and_an_empty_family(synth, tmp_path,
+                                                                 capsys) -> None:
+    assert main(["calibrate", "--camera", str(tmp_path / "nowhere"), "--yes"]) == 2
+    assert "not 'picam', a device number" in capsys.readouterr().err
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    cv2.imwrite(str(shots / "0.png"), synth.blur(synth.mat()))
+    cv2.imwrite(str(shots / "1.png"), synth.blur(synth.mat(seed=2)))
+    assert main(["calibrate", "--camera", str(shots), "--families", "red", "--yes",
+                 "--out", str(tmp_path / "c.json")]) == 2
+    assert "no dice found for red" in capsys.readouterr().err
+
+
+def test_calibration_file_errors_say_what_to_do(tmp_path) -> None:
+    with pytest.raises(CalibrationError, match="calibrate"):
+        Calibration.load(tmp_path / "missing.json")
+    (tmp_path / "bad.json").write_text('{"die_px": -3}')
+    with pytest.raises(CalibrationError, match="die_px"):
+        Calibration.load(tmp_path / "bad.json")
+
+
+def test_colour_groups_and_the_game_count() -> None:
+    reds = [[120, 180, 160]] * 3
+    blues = [[80, 145, 80]] * 5
+    groups = group_by_colour([*reds, *blues], k=2)
+    assert len(set(groups[:3])) == 1 and len(set(groups[3:])) == 1 and groups[0] != groups[3]
+    assert check_families(["red"] * 3 + ["blue"] * 5) == []
+    assert check_families(["red"] * 4 + ["blue"] * 5) == ["4 red dice seen, the game has 3"]

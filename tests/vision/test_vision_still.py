@@ -1,0 +1,79 @@
+"""Still-frame logic on recorded (drawn) frame sequences: a roll, a pause, a re-roll."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+
+from companion.dice.reading import DieState
+from vision.cameras import FolderSource
+from vision.reader import DieFound
+from vision.source import CameraDiceSource
+from vision.still import MotionGate, agree
+
+
+def roll_frames(synth, path: list[tuple[float, float]], value: int, seed: int = 0):
+    """A die sliding along ``path`` (one frame per point), as a camera would record it."""
+    out = []
+    for i, c in enumerate(path):
+        img = synth.mat(seed=seed + i)
+        synth.draw_die(img, c, value, angle=5 * len(out))
+        out.append(synth.blur(img))
+    return out
+
+
+def test_motion_gate_opens_only_after_the_die_stops(synth) -> None:
+    moving = [(60 + 25 * i, 160) for i in range(6)]
+    frames = roll_frames(synth, moving, 3)
+    still = [synth.blur(_still_die(synth, (185, 160), 3, seed=50 + i)) for i in range(4)]
+    gate = MotionGate(still_frames=2)
+    opened = [gate.update(f) for f in frames + still]
+    assert not any(opened[:7])  # moving, then the first still frame
+    assert opened[-1]
+
+
+def _still_die(synth, centre, value, seed):
+    img = synth.mat(seed=seed)
+    synth.draw_die(img, centre, value, angle=25)
+    return img
+
+
+def die(value, x=100.0, y=100.0) -> DieFound:
+    return DieFound(value=value, box=(int(x) - 15, int(y) - 15, int(x) + 15, int(y) + 15),
+                    centre=(x, y), rect=((x, y), (30, 30), 0), colour="red",
+                    lab=(0, 0, 0), confidence=0.9, reason="")
+
+
+def test_frames_that_agree_give_the_value() -> None:
+    agreed = agree([[die(5), die(2, x=200)], [die(5, x=101), die(2, x=199)],
+                    [die(5), die(None, x=200)]])
+    assert [d.value for d in agreed] == [5, 2]
+
+
+def test_frames_that_disagree_give_unsure() -> None:
+    agreed = agree([[die(5)], [die(6)], [die(4)]])
+    assert len(agreed) == 1 and agreed[0].value is None
+
+
+def test_a_die_seen_on_one_frame_only_is_dropped_as_a_phantom() -> None:
+    agreed = agree([[die(3)], [die(3), die(1, x=300)], [die(3)]])
+    assert [d.value for d in agreed] == [3]
+
+
+def test_camera_source_reports_rolling_then_the_settled_face(synth, tmp_path: Path) -> None:
+    frames = roll_frames(synth, [(60 + 30 * i, 160) for i in range(4)], 6)
+    frames += [synth.blur(_still_die(synth, (180, 160), 6, seed=90 + i)) for i in range(6)]
+    # Picked up and rolled again: movement, then a 2 at rest.
+    frames += roll_frames(synth, [(200, 100 + 20 * i) for i in range(3)], 2, seed=200)
+    frames += [synth.blur(_still_die(synth, (120, 240), 2, seed=300 + i)) for i in range(6)]
+    for i, f in enumerate(frames):
+        cv2.imwrite(str(tmp_path / f"frame{i:03d}.png"), f)
+    source = CameraDiceSource(FolderSource(tmp_path, name="tray"), owner="table",
+                              gate=MotionGate(still_frames=2), read_frames=3)
+    readings = list(source.readings())
+    states = [(r.state, r.face, r.roll) for r in readings]
+    assert states == [(DieState.SETTLED, 6, 1), (DieState.ROLLING, None, 2),
+                      (DieState.SETTLED, 2, 2)]
+    assert readings[0].source == "camera:tray:table"
+    assert readings[0].die_id == "tray/0"
