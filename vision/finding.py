@@ -113,8 +113,13 @@ def _split(points: np.ndarray, max_k: int) -> list[tuple[np.ndarray, tuple, floa
         if k == 1:
             groups = [points]
         else:
-            _, assign, _ = cv2.kmeans(points, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-            groups = [points[assign.ravel() == j] for j in range(k)]
+            # k-means on a sample of the pixels (a few hundred place the centres as well as
+            # thousands), then every pixel goes to its nearest centre.
+            sample = points[:: max(1, len(points) // 300)]
+            _, _, centres = cv2.kmeans(sample, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+            d2 = ((points[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+            assign = d2.argmin(axis=1)
+            groups = [points[assign == j] for j in range(k)]
             groups = [g for g in groups if len(g) >= 5]
         parts = [(g, cv2.minAreaRect(g), 0.0) for g in groups]
         parts = [(g, r, squareness(len(g), r)) for g, r, _ in parts]
@@ -144,7 +149,8 @@ def find_dice(lab: np.ndarray, die_px: float | None = None,
     found: list[Candidate] = []
     for i in range(1, n):
         x0, y0, bw, bh, area = stats[i]
-        if area < 0.35 * s * s:
+        # Too small for a die, or bigger than the largest heap we split (a tray wall, a hand).
+        if area < 0.35 * s * s or area > 1.2 * _MAX_DICE_PER_PATCH * s * s:
             continue
         ys, xs = np.nonzero(labels[y0:y0 + bh, x0:x0 + bw] == i)
         points = np.column_stack([xs + x0, ys + y0]).astype(np.float32)
