@@ -538,7 +538,7 @@ def _muscle_out(state: State, seat: int, a: MuscleOut) -> State:
     if p.muscle <= h.muscle:
         raise RuleViolation(
             "Resolution B.ii",
-            f"{h.name} is on {track.label(h.muscle)} and {p.name} on {track.label(p.muscle)}: only "
+            f"{p.name} is on {track.label(p.muscle)} and {h.name} on {track.label(h.muscle)}: only "
             "a player higher on the Muscle track can muscle someone out",
         )
     _need_soldier(state, seat, "Resolution B.ii")
