@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.die.protocol import Reading, WireState
+
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 VECTORS = FIRMWARE / "protocol" / "vectors.txt"
@@ -70,3 +72,34 @@ def make(build_dir: Path) -> Callable[..., Path]:
         return build_dir
 
     return run
+
+
+def simulate(make: Callable[..., Path], trace: str, *rx: tuple[int, bytes],
+             vcc_mv: int = 3900) -> bytes:
+    """Build the replay firmware for ``trace``, run it under simavr, return its UART bytes."""
+    require("avr-gcc", "make", "pkg-config", "libsimavr", "gcc")
+    build = make("sim")
+    make(str(build / f"replay-{trace}.elf"))
+    cmd = [str(build / "die_sim"), "-v", str(vcc_mv), "-t", "30000"]
+    for at_ms, data in rx:
+        cmd += ["-r", f"{at_ms}:{data.hex()}"]
+    proc = subprocess.run(
+        [*cmd, str(build / f"replay-{trace}.elf")], capture_output=True, timeout=120, check=False
+    )
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert b"stopped after" in proc.stderr  # it ended by itself, at the end of the trace
+    return proc.stdout
+
+
+def describe(r: Reading) -> str:
+    """A reading in the trace files' ``# expect:`` words."""
+    if r.state is WireState.SETTLED:
+        return f"settled face={r.face} roll={r.roll}"
+    if r.state is WireState.COCKED:
+        return f"cocked roll={r.roll}"
+    return r.state.name.lower()
+
+
+def collapse(words: list[str]) -> list[str]:
+    """Drop repeats: heartbeats restate the state every 2 s."""
+    return [w for i, w in enumerate(words) if i == 0 or words[i - 1] != w]

@@ -29,7 +29,6 @@ from companion.die.protocol import (
     MessageType,
     Problem,
     Reading,
-    WireState,
     blink_command,
     set_colour_command,
     set_id_command,
@@ -37,7 +36,16 @@ from companion.die.protocol import (
 )
 from companion.die.serial_source import SerialDieSource
 
-from .conftest import FIRMWARE, TRACES, VECTORS, parse_trace_expectations, require
+from .conftest import (
+    FIRMWARE,
+    TRACES,
+    VECTORS,
+    collapse,
+    describe,
+    parse_trace_expectations,
+    require,
+    simulate,
+)
 
 FLASH_BYTES = 32 * 1024
 BOOTLOADER_BYTES = 2 * 1024  # the old Nano bootloader; Optiboot needs only 512
@@ -113,37 +121,6 @@ def test_avr_firmware_builds_and_fits_the_atmega328p(
     assert flash <= FLASH_BYTES - BOOTLOADER_BYTES
     assert ram <= RAM_BYTES // 2  # the other half is the stack's
     assert (build / "die.hex").stat().st_size > 0
-
-
-def simulate(make: Callable[..., Path], trace: str, *rx: tuple[int, bytes],
-             vcc_mv: int = 3900) -> bytes:
-    """Build the replay firmware for ``trace``, run it under simavr, return its UART bytes."""
-    require("avr-gcc", "make", "pkg-config", "libsimavr", "gcc")
-    build = make("sim")
-    make(str(build / f"replay-{trace}.elf"))
-    cmd = [str(build / "die_sim"), "-v", str(vcc_mv), "-t", "30000"]
-    for at_ms, data in rx:
-        cmd += ["-r", f"{at_ms}:{data.hex()}"]
-    proc = subprocess.run(
-        [*cmd, str(build / f"replay-{trace}.elf")], capture_output=True, timeout=120, check=False
-    )
-    assert proc.returncode == 0, proc.stderr.decode()
-    assert b"stopped after" in proc.stderr  # it ended by itself, at the end of the trace
-    return proc.stdout
-
-
-def describe(r: Reading) -> str:
-    """A reading in the trace files' ``# expect:`` words."""
-    if r.state is WireState.SETTLED:
-        return f"settled face={r.face} roll={r.roll}"
-    if r.state is WireState.COCKED:
-        return f"cocked roll={r.roll}"
-    return r.state.name.lower()
-
-
-def collapse(words: list[str]) -> list[str]:
-    """Drop repeats: heartbeats restate the state every 2 s."""
-    return [w for i, w in enumerate(words) if i == 0 or words[i - 1] != w]
 
 
 @pytest.mark.parametrize("trace", [t.stem for t in TRACES])
