@@ -651,7 +651,8 @@ def _use_favor(state: State, seat: int, a: UseFavor) -> State:
 
 
 def _args(a: UseFavor, allowed: set[str], ability: Ability) -> None:
-    given = {k for k, v in (("dice", a.dice), ("die", a.die), ("to", a.to), ("from", a.from_)) if v}
+    values = (("dice", a.dice or None), ("die", a.die), ("to", a.to), ("from", a.from_))
+    given = {k for k, v in values if v is not None}
     extra = given - allowed
     missing = allowed - given
     if extra or missing:
