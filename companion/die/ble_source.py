@@ -131,14 +131,17 @@ class BleDieSource:
                     while not (lost.is_set() and queue.empty()):
                         getter = asyncio.ensure_future(queue.get())
                         waiter = asyncio.ensure_future(lost.wait())
-                        done, _ = await asyncio.wait(
-                            {getter, waiter}, return_when=asyncio.FIRST_COMPLETED
-                        )
-                        waiter.cancel()
-                        if getter in done:
+                        try:
+                            await asyncio.wait(
+                                {getter, waiter}, return_when=asyncio.FIRST_COMPLETED
+                            )
+                        finally:
+                            # Cancelled from outside (the consumer stopped): leave no task behind.
+                            waiter.cancel()
+                            if not getter.done():
+                                getter.cancel()
+                        if getter.done() and not getter.cancelled():
                             yield getter.result()
-                        else:
-                            getter.cancel()
                     log.warning("HM-10 die %s disconnected; reconnecting", device.address)
             except (BleakError, TimeoutError, OSError) as exc:
                 log.warning("HM-10 die %s: %s; retrying in %.0f s", self.address or "", exc, delay)
@@ -222,12 +225,21 @@ class BleLink:
             self.readings.append(reading)
 
     def close(self) -> None:
-        """Stop the source and the loop thread."""
-        self._pump.cancel()
+        """Stop the source, disconnect, and end the loop thread with nothing left pending."""
+
+        async def shutdown() -> None:
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            await self.src._drop()
+            await self._loop.shutdown_asyncgens()
+
         with contextlib.suppress(Exception):
-            asyncio.run_coroutine_threadsafe(self.src._drop(), self._loop).result(timeout=5)
+            asyncio.run_coroutine_threadsafe(shutdown(), self._loop).result(timeout=5)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=5)
+        self._loop.close()
 
     def request(
         self, make: Callable[[int], Command], *, timeout: float = 1.5, attempts: int = 3
