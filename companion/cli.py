@@ -16,7 +16,7 @@ from pathlib import Path
 from companion.boards import SHIPPED, load_board
 from companion.engine import OPTIONS, BoardError, check_board, player_view, score
 from companion.engine.narrate import narrate
-from companion.engine.record import RecordError, dump_record, parse_record, replay
+from companion.engine.record import RecordError, parse_record, replay
 from companion.engine.rules import HouseRules
 from companion.report import board_summary, scores_table
 
@@ -164,18 +164,17 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from companion.simulate import random_setup, simulate
+    from companion.simulate import simulate_text
 
     if not 3 <= args.players <= 6:
         return _fail("--players must be 3 to 6")
-    record = simulate(args.players, args.seed)
-    text = dump_record(random_setup(args.players), record[1:])
+    text, count = simulate_text(args.players, args.seed)
     if args.out == "-":
         sys.stdout.write(text)
     else:
         Path(args.out).write_text(text, "utf-8")
         print(
-            f"wrote {args.out}: a {args.players}-player game, {len(record) - 1} actions "
+            f"wrote {args.out}: a {args.players}-player game, {count} actions "
             f"(seed {args.seed}). Replay it with: companion replay {args.out}"
         )
     return 0

@@ -7,6 +7,7 @@ is legal by construction (and the property tests check that the engine agrees).
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 
@@ -24,6 +25,7 @@ from companion.engine import (
     UseFavor,
     VegasRoll,
     apply,
+    game_end_reason,
     legal_actions,
     new_game,
     waiting_for,
@@ -89,3 +91,25 @@ def simulate(players: int, seed: int, rules: HouseRules | None = None) -> list[d
     record = [random_setup(players, rules).to_dict()]
     record += [action.to_dict() for _, action, _ in play(rng, players, rules)]
     return record
+
+
+def simulate_text(players: int, seed: int, rules: HouseRules | None = None) -> tuple[str, int]:
+    """A random game as record text, with ``#`` comments marking each round and phase so a
+    person can find their way in it; also the number of actions."""
+    setup = random_setup(players, rules)
+    lines = [
+        f"# A random legal {players}-player game: companion simulate --players {players} "
+        f"--seed {seed}",
+        json.dumps(setup.to_dict(), separators=(", ", ": ")),
+        "# Setup: roll for the first Godfather",
+    ]
+    count = 0
+    for before, action, after in play(random.Random(seed), players, rules):
+        lines.append(json.dumps(action.to_dict(), separators=(", ", ": ")))
+        count += 1
+        if after.is_over:
+            lines.append(f"# Game over: {game_end_reason(after)}")
+        elif after.round != before.round or after.phase is not before.phase:
+            lines.append(f"# Round {after.round}: {after.phase.value} "
+                         f"(Godfather: {after.name(after.godfather)})")
+    return "\n".join(lines) + "\n", count

@@ -5,6 +5,7 @@ This is the I/O edge for boards: the engine itself only parses text it is given.
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from companion.engine.board_file import parse_board
 SHIPPED = {"3-4": "three-four.toml", "5-6": "five-six.toml"}
 
 
+@cache  # boards are immutable; parsing one takes ~10 ms, so read each file once
 def shipped_board(board_id: str) -> Board:
     """A board that ships with the companion, by id ("3-4" or "5-6")."""
     if board_id not in SHIPPED:

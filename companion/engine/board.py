@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from companion.engine.dice import is_straight
+from companion.engine.dice import is_straight, straights_containing
 
 
 class SetKind(StrEnum):
@@ -66,6 +66,12 @@ class Requirement:
                 return sorted(values) == sorted(self.straight)
             return self.face in values and is_straight(values, wrap)
         return all(v == self.face for v in values)
+
+    def sets(self, wrap: bool = False) -> tuple[tuple[int, ...], ...]:
+        """Every set of dice faces that fills this neighborhood, each sorted."""
+        if self.kind is SetKind.STRAIGHT:
+            return (self.straight,) if self.straight else straights_containing(self.face, wrap)
+        return ((self.face,) * SET_SIZE[self.kind],)
 
     def describe(self) -> str:
         if self.kind is SetKind.STRAIGHT:

@@ -37,14 +37,22 @@ def is_straight(values: Iterable[int], wrap: bool = False) -> bool:
     return wrap and vals in ([1, 5, 6], [1, 2, 6])
 
 
-def straights_containing(face: int, wrap: bool = False) -> list[tuple[int, int, int]]:
-    """Every straight of three that includes ``face``, low to high."""
-    found = []
+def _straights(face: int, wrap: bool) -> tuple[tuple[int, int, int], ...]:
+    found: list[tuple[int, int, int]] = []
     for start in range(1, 7):
         run = tuple(sorted(((start - 1 + i) % 6) + 1 for i in range(3)))
         if face in run and is_straight(run, wrap) and run not in found:
             found.append(run)
-    return found
+    return tuple(found)
+
+
+# Every straight of three containing a face, worked out once: (face, wrap) -> straights.
+STRAIGHTS = {(f, w): _straights(f, w) for f in FACES for w in (False, True)}
+
+
+def straights_containing(face: int, wrap: bool = False) -> tuple[tuple[int, int, int], ...]:
+    """Every straight of three that includes ``face``, low to high."""
+    return STRAIGHTS[(face, wrap)]
 
 
 def take(pool: tuple[Die, ...], wanted: Iterable[int], for_sets: bool) -> tuple[Die, ...] | None:

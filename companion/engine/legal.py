@@ -8,6 +8,7 @@ tests check that over thousands of random games.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from companion.engine.actions import (
@@ -26,8 +27,8 @@ from companion.engine.actions import (
     UseFavor,
 )
 from companion.engine.apply import empty_matches
-from companion.engine.board import Ability, SetKind
-from companion.engine.dice import straights_containing, sub_multisets, take
+from companion.engine.board import Ability
+from companion.engine.dice import sub_multisets
 from companion.engine.state import OfferStep, Phase, State
 
 
@@ -119,9 +120,9 @@ def _offer_actions(state: State, seat: int) -> list[Action]:
 def set_actions(state: State, seat: int) -> list[Claim | MuscleOut]:
     """Every claim and muscle-out the player's dice allow (Resolution B)."""
     p = state.players[seat]
-    if p.house == 0:
+    if p.house == 0 or not p.dice:
         return []
-    name = p.name
+    have = Counter(d.face for d in p.dice)  # any die may make a set, restricted or not
     wrap = state.rules.straights_wrap
     track = state.board.muscle_track
     out: list[Claim | MuscleOut] = []
@@ -133,19 +134,13 @@ def set_actions(state: State, seat: int) -> list[Claim | MuscleOut]:
             p.muscle == track.ZERO_ZONE or p.muscle <= state.players[holder].muscle
         ):
             continue
-        req = n.requirement
-        if req.kind is SetKind.STRAIGHT:
-            options = [req.straight] if req.straight else straights_containing(req.face, wrap)
-        else:
-            size = {SetKind.PAIR: 2, SetKind.TRIPLE: 3, SetKind.FOUR: 4}[req.kind]
-            options = [(req.face,) * size]
-        for dice in options:
-            if take(p.dice, dice, True) is None:
+        for dice in n.requirement.sets(wrap):
+            if any(have[v] < k for v, k in Counter(dice).items()):
                 continue
             if holder is None:
-                out.append(Claim(name, n.id, tuple(dice)))
-            elif not empty_matches(state, tuple(dice)):
-                out.append(MuscleOut(name, n.id, tuple(dice)))
+                out.append(Claim(p.name, n.id, dice))
+            elif not empty_matches(state, dice):
+                out.append(MuscleOut(p.name, n.id, dice))
     return out
 
 

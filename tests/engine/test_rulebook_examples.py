@@ -17,8 +17,8 @@ from companion.engine import (
     Phase,
     Recruit,
     Request,
-    RevealFavor,
     Reroll,
+    RevealFavor,
     Roll,
     RuleViolation,
     TakeFavor,
@@ -161,8 +161,8 @@ class TestResolution:
         """Claire has a pair of 3s, a 4, and a 5 left. She elects to go for the 3-4-5 run in
         District Three."""
         s = arrange(table(godfather="Vincent"), turn="Claire", dice={"Claire": [3, 3, 4, 5]})
-        s = apply(s, Claim("Claire", "3c", (3, 4, 5)))
-        assert s.neighborhoods[s.board.index("3c")] == s.seat("Claire")
+        s = apply(s, Claim("Claire", "3e", (3, 4, 5)))
+        assert s.neighborhoods[s.board.index("3e")] == s.seat("Claire")
         assert faces(s, "Claire") == [3]
         with pytest.raises(RuleViolation, match=r"3A needs pair of 3s; 3 is not that set"):
             apply(s, Claim("Claire", "3a", (3,)))
@@ -171,7 +171,7 @@ class TestResolution:
         """Maria is on the letter D of the Muscle track. Johnny is on the letter B. Maria Muscles
         Johnny's token out of District Two, placing his token on the Ability Two section."""
         s = arrange(table(godfather="Vincent"), turn="Maria", dice={"Maria": [2, 2, 5]},
-                    muscle={"Maria": "D", "Johnny": "B"}, held={"2a": "Johnny", "2b": "Claire"})
+                    muscle={"Maria": "D", "Johnny": "B"}, held={"2a": "Johnny", "2b": "Claire", "2c": "Claire", "2d": "Claire"})
         before = soldiers_total(s, "Johnny")
         s = apply(s, MuscleOut("Maria", "2a", (2, 2)))
         assert s.neighborhoods[s.board.index("2a")] == s.seat("Maria")
@@ -180,7 +180,7 @@ class TestResolution:
 
     def test_only_a_higher_player_can_muscle(self):
         s = arrange(table(godfather="Vincent"), turn="Johnny", dice={"Johnny": [2, 2]},
-                    muscle={"Maria": "D", "Johnny": "B"}, held={"2a": "Maria", "2b": "Claire"})
+                    muscle={"Maria": "D", "Johnny": "B"}, held={"2a": "Maria", "2b": "Claire", "2c": "Claire", "2d": "Claire"})
         with pytest.raises(RuleViolation) as err:
             apply(s, MuscleOut("Johnny", "2a", (2, 2)))
         assert str(err.value) == (
@@ -191,7 +191,7 @@ class TestResolution:
     def test_zero_zone_cannot_muscle_and_letters_beat_the_zero_zone(self):
         s = arrange(table(godfather="Vincent"), turn="Johnny", dice={"Johnny": [2, 2]},
                     muscle={"Johnny": "Zero Zone", "Maria": "Zero Zone"},
-                    held={"2a": "Maria", "2b": "Claire"})
+                    held={"2a": "Maria", "2b": "Claire", "2c": "Claire", "2d": "Claire"})
         with pytest.raises(RuleViolation, match=r"Zero Zone: a player there cannot muscle anyone "
                                                  r"out \(Resolution B.ii.d\)"):
             apply(s, MuscleOut("Johnny", "2a", (2, 2)))
@@ -202,7 +202,7 @@ class TestResolution:
     def test_no_muscling_while_an_empty_neighborhood_takes_the_set(self):
         s = arrange(table(godfather="Vincent"), turn="Maria", dice={"Maria": [2, 2]},
                     muscle={"Maria": "D", "Johnny": "B"}, held={"2a": "Johnny"})
-        with pytest.raises(RuleViolation, match=r"2b is empty and takes 2-2"):
+        with pytest.raises(RuleViolation, match=r"2b, 2c, 2d are empty and take 2-2"):
             apply(s, MuscleOut("Maria", "2a", (2, 2)))
 
     def test_johnny_climbs_from_b_to_4(self):
@@ -259,7 +259,7 @@ class TestCleanUp:
 
     def test_the_game_ends_when_a_district_is_full(self):
         s = arrange(table(godfather="Vincent"), turn="Claire",
-                    held={"1a": "Maria", "1b": "Johnny", "1c": "Claire", "1d": "Maria"})
+                    held={f"1{x}": "Maria" for x in "abcdefgh"})
         s = apply(s, Pass("Claire"))
         assert s.phase is Phase.GAME_OVER
         assert player_view(s, None)["end"] == "District One is full"
@@ -274,7 +274,8 @@ SEVEN_FOUR_TWO = {3: {"Vincent": 3, "Maria": 2, "Claire": 2, "Johnny": 1}}
 NAMES = ["Vincent", "Maria", "Claire", "Johnny"]
 
 
-def district_three(counts, rules=HouseRules()):
+def district_three(counts, rules=None):
+    rules = rules or HouseRules()
     board = table().board
     s = score_position(board, NAMES, counts, {}, [], rules)
     return s.districts[2].points
