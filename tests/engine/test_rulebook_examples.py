@@ -171,7 +171,8 @@ class TestResolution:
         """Maria is on the letter D of the Muscle track. Johnny is on the letter B. Maria Muscles
         Johnny's token out of District Two, placing his token on the Ability Two section."""
         s = arrange(table(godfather="Vincent"), turn="Maria", dice={"Maria": [2, 2, 5]},
-                    muscle={"Maria": "D", "Johnny": "B"}, held={"2a": "Johnny", "2b": "Claire", "2c": "Claire", "2d": "Claire"})
+                    muscle={"Maria": "D", "Johnny": "B"},
+                    held={"2a": "Johnny", "2b": "Claire", "2c": "Claire", "2d": "Claire"})
         before = soldiers_total(s, "Johnny")
         s = apply(s, MuscleOut("Maria", "2a", (2, 2)))
         assert s.neighborhoods[s.board.index("2a")] == s.seat("Maria")
@@ -180,7 +181,8 @@ class TestResolution:
 
     def test_only_a_higher_player_can_muscle(self):
         s = arrange(table(godfather="Vincent"), turn="Johnny", dice={"Johnny": [2, 2]},
-                    muscle={"Maria": "D", "Johnny": "B"}, held={"2a": "Maria", "2b": "Claire", "2c": "Claire", "2d": "Claire"})
+                    muscle={"Maria": "D", "Johnny": "B"},
+                    held={"2a": "Maria", "2b": "Claire", "2c": "Claire", "2d": "Claire"})
         with pytest.raises(RuleViolation) as err:
             apply(s, MuscleOut("Johnny", "2a", (2, 2)))
         assert str(err.value) == (
