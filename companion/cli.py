@@ -83,11 +83,7 @@ def cmd_board_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_record(path: Path):
-    try:
-        text = path.read_text("utf-8")
-    except OSError as exc:
-        raise RecordError(0, f"cannot read {path}: {exc.strerror}") from None
+def _read_record(path: Path, text: str):
     record = parse_record(text)
     try:
         board = load_board(record.setup.board, len(record.setup.seats), path.parent)
@@ -105,7 +101,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
             log.extend(f"{line:>5}  {s}" for s in narrate(before, action, after))
 
     try:
-        record, board = _read_record(path)
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        if args.json:
+            print(json.dumps({"ok": False, "line": None, "rule": None, "reason": reason}))
+        return _fail(f"cannot read {path}: {reason}")
+    try:
+        record, board = _read_record(path, text)
         state = replay(record, board, each)
     except RecordError as exc:
         if args.json:

@@ -596,6 +596,7 @@ def check_board(text: str) -> tuple[Board | None, list[Problem]]:
             )
     c.sources(ft.get("source", "rulebook"), ["abilities"], fline, "[favor_track]")
 
+    c.problems.sort(key=lambda p: (p.line is None, p.line or 0))
     if any(not p.warning for p in c.problems):
         return None, c.problems
     board = Board(
