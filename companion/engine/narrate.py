@@ -19,6 +19,10 @@ def _dice(values: object) -> str:
     return "-".join(str(v) for v in sorted(values))
 
 
+def _name(board, nid: object) -> str:
+    return board.neighborhoods[board.index(nid)].name if isinstance(nid, str) else str(nid)
+
+
 def narrate(before: State, action: Action, after: State, viewer: str | None = None) -> list[str]:
     """What happened, in words, for ``viewer`` (None: everyone at the table)."""
     a = action_view(before, action, viewer)
@@ -110,7 +114,7 @@ def narrate(before: State, action: Action, after: State, viewer: str | None = No
             Ability.PLUS_MINUS_ONE: f"{a.get('die')} -> {a.get('to')}",
             Ability.TURN_DIE: f"{a.get('die')} -> {a.get('to')}",
             Ability.EXTRA_DIE: f"an extra {a.get('die')}",
-            Ability.MOVE: f"{a.get('from')} -> {a.get('to')}",
+            Ability.MOVE: f"{_name(board, a.get('from'))} -> {_name(board, a.get('to'))}",
         }[ability]
         lines.append(f"{who} uses favor {a['spot']}, {ABILITY_TEXT[ability]}: {detail}.")
     if before.phase is not after.phase or before.round != after.round:
