@@ -254,6 +254,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rules", help="list the house-rule options and their defaults")
     p.set_defaults(func=cmd_rules)
+
+    from companion.die.cli import add_die_parser, run_die
+
+    add_die_parser(sub).set_defaults(func=run_die)
     return parser
 
 
