@@ -18,6 +18,7 @@ from companion.engine import OPTIONS, BoardError, check_board, player_view, scor
 from companion.engine.narrate import narrate
 from companion.engine.record import RecordError, parse_record, replay
 from companion.engine.rules import HouseRules
+from companion.paths import default_data_dir
 from companion.report import board_summary, scores_table
 
 
@@ -192,6 +193,67 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _service(args: argparse.Namespace):
+    from companion.table import StorageError, TableService
+
+    try:
+        return TableService(Path(args.data))
+    except StorageError as exc:
+        raise SystemExit(_fail(str(exc), 2)) from None
+
+
+def _game_line(game) -> str:
+    state = game.state
+    names = ", ".join(p.name for p in state.players)
+    if state.is_over:
+        where = f"over after round {state.round}, won by {' and '.join(score(state).winners)}"
+    else:
+        where = f"round {state.round}, {state.phase.value.replace('_', ' ')} phase"
+    return f"{game.id}  {game.status:<9} {names}  ({where}; {len(game.effective)} moves)"
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    service = _service(args)
+    games = service.games(include_archived=args.all)
+    for game in games:
+        print(_game_line(game))
+    if not games:
+        print(f"no games in {args.data}", file=sys.stderr)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from companion.table import Refused
+
+    service = _service(args)
+    try:
+        text = service.export(args.game)
+    except Refused as exc:
+        return _fail(f"{exc}; list the games with: companion games --data {args.data}")
+    if args.file == "-":
+        sys.stdout.write(text)
+    else:
+        Path(args.file).write_text(text, "utf-8")
+        print(f"wrote {args.file}: {_game_line(service.game(args.game))}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from companion.table import Refused
+
+    service = _service(args)
+    try:
+        text = Path(args.file).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return _fail(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}")
+    try:
+        game = service.import_record(text)
+    except Refused as exc:
+        return _fail(f"{args.file}: {exc}")
+    print(f"imported {args.file} as {_game_line(game)}")
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     """A simulated game narrated in the terminal, as the table screen would tell it."""
     from companion.simulate import play
@@ -254,6 +316,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rules", help="list the house-rule options and their defaults")
     p.set_defaults(func=cmd_rules)
+
+    def data_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--data", default=str(default_data_dir()), metavar="DIR",
+                       help="the data folder holding the games database (default: %(default)s)")
+
+    p = sub.add_parser("games", help="list the saved games, one per line")
+    p.add_argument("--all", action="store_true", help="include archived games")
+    data_option(p)
+    p.set_defaults(func=cmd_games)
+
+    p = sub.add_parser("export", help="write a saved game as a record (JSON Lines)")
+    p.add_argument("game", help="the game id, as companion games shows it")
+    p.add_argument("file", help="where to write it (- for standard output)")
+    data_option(p)
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("import", help="add a game record to the saved games")
+    p.add_argument("file")
+    data_option(p)
+    p.set_defaults(func=cmd_import)
 
     from companion.die.cli import add_die_parser, run_die
 

@@ -1,0 +1,490 @@
+"""The table service: the one authoritative copy of each game, and the only writer.
+
+Phones, dice readers and the command line all submit here. Each submission names the sequence
+number it was made against (a stale one is refused) and may carry an idempotency key (a double
+tap is applied once). An accepted action is written to the event log and committed before it is
+acknowledged or published, so a crash at any moment loses no acknowledged move.
+
+Undo and corrections are events too: nothing is deleted, and the game is always the replay of
+its log (``effective_actions``), re-checked by the engine.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from companion.boards import load_board
+from companion.engine import (
+    Action,
+    GodfatherRoll,
+    MalformedAction,
+    Roll,
+    RuleViolation,
+    Setup,
+    State,
+    VegasRoll,
+    action_from_dict,
+    apply,
+    new_game,
+)
+from companion.engine.record import Record, RecordError, dump_record, parse_record, replay
+from companion.table.storage import Storage, StoredEvent
+
+DICE_ACTIONS = (Roll, VegasRoll, GodfatherRoll)
+# A player may take back their own last move only where it revealed nothing and rolled no die
+# (the BGA undo policy): a roll, an offer's answer or a shown favor cannot be taken back.
+PLAYER_UNDOABLE = {
+    "keep_vegas",
+    "choose_favor_spot",
+    "reroll",
+    "pass",
+    "claim",
+    "muscle_out",
+    "recruit",
+    "bet",
+    "favor",
+}
+
+
+class Refused(Exception):
+    """A submission the service will not take. ``code`` says what kind of mistake it is:
+    ``malformed``, ``illegal`` (a rule; ``rule`` names it), ``stale``, ``forbidden``,
+    ``not_found``, ``closed`` (the game is finished or archived)."""
+
+    def __init__(self, code: str, reason: str, rule: str | None = None) -> None:
+        self.code = code
+        self.reason = reason
+        self.rule = rule
+        super().__init__(reason + (f" ({rule})" if rule else ""))
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A durable change, as subscribers receive it: the stored event and the states around it."""
+
+    game_id: str
+    seq: int
+    kind: str  # action | undo | correction | status
+    actor: str
+    payload: dict[str, Any]
+    before: State
+    state: State
+    action: Action | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    seq: int
+    state: State
+    duplicate: bool = False
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game as it stands: its log, the actions in effect, and the state they make."""
+
+    id: str
+    created_at: str
+    status: str
+    setup: Setup
+    events: tuple[StoredEvent, ...]
+    effective: tuple[tuple[int, Action], ...]  # (seq, action) after undos and corrections
+    state: State
+    keys: dict[str, int] = field(default_factory=dict, compare=False)
+
+    @property
+    def seq(self) -> int:
+        return self.events[-1].seq
+
+    def record(self) -> str:
+        return dump_record(self.setup, [a for _, a in self.effective])
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _effective(events: list[StoredEvent] | tuple[StoredEvent, ...]) -> list[tuple[int, Action]]:
+    out: list[tuple[int, Action]] = []
+    for e in events:
+        if e.kind == "action":
+            out.append((e.seq, action_from_dict(e.payload)))
+        elif e.kind == "undo":
+            out = [(s, a) for s, a in out if s < e.payload["target"]]
+        elif e.kind == "correction":
+            fixed = action_from_dict(e.payload["action"])
+            out = [(s, fixed if s == e.payload["target"] else a) for s, a in out]
+    return out
+
+
+def _replay(setup: Setup, board, actions: list[tuple[int, Action]]) -> State:
+    """Replay (seq, action) pairs; a refusal names the seq of the action it refused."""
+    state = new_game(setup, board)
+    for seq, action in actions:
+        try:
+            state = apply(state, action)
+        except (RuleViolation, MalformedAction) as exc:
+            rule = getattr(exc, "rule", None)
+            reason = getattr(exc, "reason", str(exc))
+            raise Refused(
+                "illegal",
+                f"move {seq} ({action.TYPE} by {action.player}) would no longer be legal: {reason}",
+                rule,
+            ) from None
+    return state
+
+
+class TableService:
+    """All games in one data folder. Thread-safe: one writer at a time, any number of readers."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = Path(data_dir)
+        self.storage = Storage(self.data_dir)
+        self._lock = threading.RLock()
+        self._games: dict[str, Game] = {}
+        self._subscribers: list[tuple[str | None, Callable[[Event], None]]] = []
+        for game_id, created_at, status in self.storage.games():
+            self._games[game_id] = self._load(game_id, created_at, status)
+
+    def _board(self, setup: Setup):
+        try:
+            return load_board(setup.board, len(setup.seats), self.data_dir / "boards")
+        except (KeyError, OSError, ValueError) as exc:
+            raise Refused("malformed", f"board {setup.board!r}: {exc}") from None
+
+    def _load(self, game_id: str, created_at: str, status: str) -> Game:
+        events = self.storage.events(game_id)
+        setup = Setup.from_dict(events[0].payload)
+        effective = _effective(events[1:])
+        state = _replay(setup, self._board(setup), effective)
+        keys = {e.idem_key: e.seq for e in events if e.idem_key}
+        return Game(
+            game_id, created_at, status, setup, tuple(events), tuple(effective), state, keys
+        )
+
+    # --- reading -------------------------------------------------------------------------
+
+    def games(self, include_archived: bool = False) -> list[Game]:
+        with self._lock:
+            return [g for g in self._games.values() if include_archived or g.status != "archived"]
+
+    def game(self, game_id: str) -> Game:
+        with self._lock:
+            try:
+                return self._games[game_id]
+            except KeyError:
+                raise Refused("not_found", f"there is no game {game_id!r}") from None
+
+    # --- subscribing ---------------------------------------------------------------------
+
+    def subscribe(
+        self, callback: Callable[[Event], None], game_id: str | None = None
+    ) -> Callable[[], None]:
+        """Call ``callback`` with each new durable event (of one game, or all); in seq order,
+        from the writer's thread, so it must be quick (put it on a queue). Returns unsubscribe."""
+        entry = (game_id, callback)
+        with self._lock:
+            self._subscribers.append(entry)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if entry in self._subscribers:
+                    self._subscribers.remove(entry)
+
+        return unsubscribe
+
+    def _publish(self, event: Event) -> None:
+        for game_id, callback in list(self._subscribers):
+            if game_id is None or game_id == event.game_id:
+                callback(event)
+
+    # --- writing -------------------------------------------------------------------------
+
+    def create_game(self, setup: Setup | dict, actor: str = "host") -> Game:
+        try:
+            setup = setup if isinstance(setup, Setup) else Setup.from_dict(setup)
+            state = new_game(setup, self._board(setup))
+        except MalformedAction as exc:
+            raise Refused("malformed", str(exc)) from None
+        except RuleViolation as exc:
+            raise Refused("illegal", exc.reason, exc.rule) from None
+        with self._lock:
+            game_id = secrets.token_hex(3)
+            while game_id in self._games:
+                game_id = secrets.token_hex(3)
+            created = _now()
+            self.storage.create_game(game_id, created, setup.to_dict(), actor)
+            event = StoredEvent(game_id, 0, "setup", actor, setup.to_dict(), None, created)
+            game = Game(game_id, created, "active", setup, (event,), (), state, {})
+            self._games[game_id] = game
+            return game
+
+    def submit(
+        self,
+        game_id: str,
+        action: Action | dict,
+        *,
+        actor: str,
+        expected_seq: int,
+        key: str | None = None,
+    ) -> Ack:
+        """Apply one action: stored and published before this returns, or :class:`Refused`."""
+        with self._lock:
+            game = self.game(game_id)
+            if key is not None and key in game.keys:
+                return Ack(game.keys[key], game.state, duplicate=True)
+            self._open(game)
+            self._fresh(game, expected_seq)
+            try:
+                action = action if isinstance(action, Action) else action_from_dict(action)
+            except MalformedAction as exc:
+                raise Refused("malformed", str(exc)) from None
+            self._authorise(game, actor, action)
+            try:
+                state = apply(game.state, action)
+            except MalformedAction as exc:
+                raise Refused("malformed", str(exc)) from None
+            except RuleViolation as exc:
+                raise Refused("illegal", exc.reason, exc.rule) from None
+            status = "finished" if state.is_over else None
+            return self._commit(
+                game,
+                "action",
+                actor,
+                action.to_dict(),
+                key,
+                state,
+                (*game.effective, (game.seq + 1, action)),
+                status,
+                action,
+            )
+
+    def undo(
+        self,
+        game_id: str,
+        *,
+        actor: str,
+        expected_seq: int,
+        target: int | None = None,
+        key: str | None = None,
+    ) -> Ack:
+        """Take back moves: a player their own last move, before anyone else has acted; the
+        host anything, back to ``target`` (that move and every later one). Logged, never hidden."""
+        with self._lock:
+            game = self.game(game_id)
+            if key is not None and key in game.keys:
+                return Ack(game.keys[key], game.state, duplicate=True)
+            self._open(game)
+            self._fresh(game, expected_seq)
+            if not game.effective:
+                raise Refused("illegal", "there is nothing to undo")
+            if actor == "host":
+                target = game.effective[-1][0] if target is None else target
+                if target not in {s for s, _ in game.effective}:
+                    raise Refused("malformed", f"move {target} is not a move in effect")
+            else:
+                seq, last = game.effective[-1]
+                name = actor.removeprefix("player:")
+                if (
+                    game.events[-1].seq != seq
+                    or last.player != name
+                    or not actor.startswith("player:")
+                ):
+                    raise Refused(
+                        "forbidden",
+                        "only the player who made the last move can undo "
+                        "it, before anyone else acts; the host can undo anything",
+                    )
+                if last.TYPE not in PLAYER_UNDOABLE:
+                    raise Refused(
+                        "forbidden",
+                        f"a {last.TYPE} cannot be taken back: it rolled "
+                        "dice or showed something to the table; ask the host",
+                    )
+                if target not in (None, seq):
+                    raise Refused("forbidden", "a player can undo only their last move")
+                target = seq
+            effective = tuple((s, a) for s, a in game.effective if s < target)
+            state = _replay(game.setup, game.state.board, list(effective))
+            undone = [s for s, _ in game.effective if s >= target]
+            return self._commit(
+                game,
+                "undo",
+                actor,
+                {"target": target, "undone": undone},
+                key,
+                state,
+                effective,
+                "active" if game.status == "finished" else None,
+            )
+
+    def correct(
+        self,
+        game_id: str,
+        *,
+        actor: str,
+        target: int,
+        action: Action | dict,
+        why: str,
+        expected_seq: int,
+        key: str | None = None,
+    ) -> Ack:
+        """The host fixes what was recorded ("that die was misread: it shows a 4"). The engine
+        re-checks every later move; a correction that would break one is refused, naming it."""
+        with self._lock:
+            game = self.game(game_id)
+            if key is not None and key in game.keys:
+                return Ack(game.keys[key], game.state, duplicate=True)
+            if actor != "host":
+                raise Refused("forbidden", "only the host corrects the record")
+            if not why.strip():
+                raise Refused("malformed", "say why: corrections are audited")
+            self._fresh(game, expected_seq)
+            try:
+                fixed = action if isinstance(action, Action) else action_from_dict(action)
+            except MalformedAction as exc:
+                raise Refused("malformed", str(exc)) from None
+            original = dict(game.effective).get(target)
+            if original is None:
+                raise Refused("malformed", f"move {target} is not a move in effect")
+            if (fixed.TYPE, fixed.player) != (original.TYPE, original.player):
+                raise Refused(
+                    "malformed",
+                    f"move {target} is a {original.TYPE} by "
+                    f"{original.player}; a correction fixes its details, not who or what",
+                )
+            effective = tuple((s, fixed if s == target else a) for s, a in game.effective)
+            state = _replay(game.setup, game.state.board, list(effective))
+            payload = {
+                "target": target,
+                "action": fixed.to_dict(),
+                "was": original.to_dict(),
+                "why": why.strip(),
+            }
+            status = (
+                "finished" if state.is_over else ("active" if game.status == "finished" else None)
+            )
+            return self._commit(game, "correction", actor, payload, key, state, effective, status)
+
+    def set_status(self, game_id: str, status: str, *, actor: str = "host") -> Game:
+        """finish (the host ends the game early), archive, or reopen."""
+        if status not in ("active", "finished", "archived"):
+            raise Refused("malformed", f"unknown status {status!r}")
+        with self._lock:
+            game = self.game(game_id)
+            if game.status != status:
+                self._commit(
+                    game,
+                    "status",
+                    actor,
+                    {"status": status},
+                    None,
+                    game.state,
+                    game.effective,
+                    status,
+                )
+            return self._games[game_id]
+
+    def _open(self, game: Game) -> None:
+        if game.status != "active":
+            raise Refused("closed", f"game {game.id} is {game.status}")
+
+    def _fresh(self, game: Game, expected_seq: int) -> None:
+        if expected_seq != game.seq:
+            raise Refused(
+                "stale",
+                f"the game has moved on: it is at move {game.seq}, and this "
+                f"was made at move {expected_seq}; look again and retry",
+            )
+
+    def _authorise(self, game: Game, actor: str, action: Action) -> None:
+        if actor == "host" or actor == f"player:{action.player}":
+            return
+        if actor.startswith("dice:") and isinstance(action, DICE_ACTIONS):
+            return
+        raise Refused("forbidden", f"{actor} cannot act for {action.player}")
+
+    def _commit(
+        self,
+        game: Game,
+        kind: str,
+        actor: str,
+        payload: dict,
+        key: str | None,
+        state: State,
+        effective,
+        status: str | None,
+        action: Action | None = None,
+    ) -> Ack:
+        event = StoredEvent(game.id, game.seq + 1, kind, actor, payload, key, _now())
+        self.storage.append(event, status)  # durable before anything else happens
+        keys = {**game.keys, key: event.seq} if key else game.keys
+        new = replace(
+            game,
+            events=(*game.events, event),
+            effective=tuple(effective),
+            state=state,
+            status=status or game.status,
+            keys=keys,
+        )
+        self._games[game.id] = new
+        self._publish(Event(game.id, event.seq, kind, actor, payload, game.state, state, action))
+        return Ack(event.seq, state)
+
+    # --- records ------------------------------------------------------------------------
+
+    def export(self, game_id: str) -> str:
+        """The game's record (``docs/game-record.md``): the moves in effect, with a note of
+        every undo and correction so the audit trail travels with it."""
+        game = self.game(game_id)
+        notes = [f"# Game {game.id}, started {game.created_at}, {game.status}."]
+        for e in game.events:
+            if e.kind == "undo":
+                notes.append(f"# {e.actor} undid moves {e.payload['undone']}")
+            elif e.kind == "correction":
+                notes.append(
+                    f"# {e.actor} corrected move {e.payload['target']}: {e.payload['why']}"
+                )
+        return "\n".join(notes) + "\n" + game.record()
+
+    def import_record(self, text: str, actor: str = "host") -> Game:
+        """A new game from a record; every line is checked by the engine first."""
+        try:
+            record: Record = parse_record(text)
+        except RecordError as exc:
+            raise Refused("malformed", str(exc)) from None
+        board = self._board(record.setup)
+        try:
+            state = replay(record, board)
+        except RecordError as exc:
+            raise Refused("illegal", f"line {exc.line}: {exc.reason}", exc.rule) from None
+        with self._lock:
+            game = self.create_game(record.setup, actor)
+            events = list(game.events)
+            now = _now()
+            batch = [
+                StoredEvent(game.id, i, "action", actor, a.to_dict(), None, now)
+                for i, (_, a) in enumerate(record.actions, 1)
+            ]
+            self.storage.append_many(batch, "finished" if state.is_over else None)
+            events += batch
+            new = replace(
+                game,
+                events=tuple(events),
+                state=state,
+                effective=tuple(
+                    (e.seq, a) for e, (_, a) in zip(batch, record.actions, strict=True)
+                ),
+                status="finished" if state.is_over else "active",
+            )
+            self._games[game.id] = new
+            return new
+
+    def close(self) -> None:
+        self.storage.close()
