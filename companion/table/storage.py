@@ -40,6 +40,10 @@ CREATE UNIQUE INDEX events_idem ON events (game_id, idem_key) WHERE idem_key IS 
 """
 
 
+_KEEP = ("It was left untouched. Move it away (or start with --data pointing at another folder) "
+         "to begin a new database; keep it if it holds games you want back.")
+
+
 class StorageError(RuntimeError):
     """The data file cannot be used. The message says what is wrong and what to do; the file
     itself is never changed or replaced."""
@@ -69,60 +73,55 @@ class Storage:
             raise StorageError(
                 f"cannot use the data folder {self.data_dir}: {exc.strerror}"
             ) from None
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
-        if not fresh:
-            self._check_file()
+        if self.path.exists() and self.path.stat().st_size > 0:
+            with open(self.path, "rb") as f:
+                if not f.read(16).startswith(b"SQLite format 3\x00"):
+                    raise StorageError(f"{self.path} is not a SQLite database (damaged, or "
+                                       f"another kind of file). {_KEEP}")
         try:
             # Autocommit mode: transactions are opened explicitly with BEGIN IMMEDIATE.
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._check_or_create()
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
-            if fresh:
-                self.db.execute("BEGIN IMMEDIATE")
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        self.db.execute(statement)
-                self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-                self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-                self.db.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
-            raise StorageError(f"{self.path}: cannot open the database: {exc}") from None
+            self.db.close()
+            raise StorageError(f"{self.path} is damaged ({exc}). {_KEEP}") from None
+        except StorageError:
+            self.db.close()
+            raise
 
-    def _check_file(self) -> None:
-        """Refuse anything that is not this companion's database, in good order."""
-        hint = (
-            "It was left untouched. Move it away (or start with --data pointing at another "
-            "folder) to begin a new database; keep it if it holds games you want back."
-        )
-        with open(self.path, "rb") as f:
-            header = f.read(100)
-        if not header.startswith(b"SQLite format 3\x00"):
-            raise StorageError(
-                f"{self.path} is not a SQLite database (damaged, or another kind of file). {hint}"
-            )
-        app_id = int.from_bytes(header[68:72], "big")
+    def _check_or_create(self) -> None:
+        """Refuse anything that is not this companion's database in good order; create the
+        schema in an empty file. Reading first changes nothing, so a refused file is untouched.
+
+        A file with no application id and no tables is our own creation interrupted (the
+        process was killed between creating the file and committing the schema): it holds no
+        games and is created anew.
+        """
+        app_id = self.db.execute("PRAGMA application_id").fetchone()[0]
+        tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if app_id == 0 and tables == 0:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("BEGIN IMMEDIATE")
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    self.db.execute(statement)
+            self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self.db.execute("COMMIT")
+            return
         if app_id != APPLICATION_ID:
-            raise StorageError(
-                f"{self.path} is a SQLite database of another program "
-                f"(application id {app_id:#x}), not the companion's. {hint}"
-            )
-        try:
-            db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
-            try:
-                result = db.execute("PRAGMA quick_check").fetchone()[0]
-                version = db.execute("PRAGMA user_version").fetchone()[0]
-            finally:
-                db.close()
-        except sqlite3.DatabaseError as exc:
-            raise StorageError(f"{self.path} is damaged ({exc}). {hint}") from None
+            raise StorageError(f"{self.path} is a SQLite database of another program "
+                               f"(application id {app_id:#x}), not the companion's. {_KEEP}")
+        result = self.db.execute("PRAGMA quick_check").fetchone()[0]
         if result != "ok":
-            raise StorageError(f"{self.path} failed its integrity check ({result}). {hint}")
+            raise StorageError(f"{self.path} failed its integrity check ({result}). {_KEEP}")
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise StorageError(
-                f"{self.path} was written by a newer companion (schema {version}); "
-                "update the companion to open it."
-            )
+            raise StorageError(f"{self.path} was written by a newer companion (schema "
+                               f"{version}); update the companion to open it.")
 
     # --- writing: each call is one durable transaction ---------------------------------
 
