@@ -1,0 +1,122 @@
+"""GoDice over bleak: discovered by name, read over a kept connection.
+
+GoDice say nothing about rolls in their adverts, so each wanted die gets a :class:`GoDiceLink`
+that connects (one attempt at a time, within the radio's slot budget), sends the init message,
+asks for battery and colour, and turns notifications into readings through a
+:class:`GoDiceTracker` that outlives the link. A die that drops mid-roll reports UNSURE (its
+result cannot be asked for later), so the table asks for that die again rather than lose it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from bleak import BleakClient
+from bleak.backends.device import BLEDevice
+from bleak.backends.scanner import AdvertisementData
+
+from companion.dice import godice
+from companion.dice.errors import DiceProtocolError
+from companion.dice.radio import BleRadio, DieLink
+from companion.dice.reading import DieReading
+from companion.dice.trackers import GODICE_SOURCE, GoDiceTracker
+
+log = logging.getLogger(__name__)
+
+Sink = Callable[[DieReading], None]
+
+
+def is_godice(device: BLEDevice, adv: AdvertisementData) -> bool:
+    return (adv.local_name or device.name or "").startswith(godice.NAME_PREFIX)
+
+
+class GoDiceSource:
+    """Every wanted GoDice, as readings handed to ``sink`` (the hub's ``feed``).
+
+    ``wanted`` maps a die id (its address) to its shell; ``connect_all`` connects to every
+    GoDice heard (pairing), up to the radio's slots.
+    """
+
+    def __init__(self, radio: BleRadio, sink: Sink, *,
+                 wanted: dict[str, godice.Shell] | None = None, connect_all: bool = False,
+                 count_tilt: bool = False, retry_min: float = 1.0,
+                 retry_max: float = 30.0) -> None:
+        self.radio = radio
+        self.sink = sink
+        self.wanted = dict(wanted or {})
+        self.connect_all = connect_all
+        self.count_tilt = count_tilt
+        self.retry_min, self.retry_max = retry_min, retry_max
+        self.trackers: dict[str, GoDiceTracker] = {}
+        self.links: dict[str, GoDiceLink] = {}
+        self.seen: dict[str, str] = {}  # die id -> advertised name
+        self.problems = 0
+        radio.add_advert_handler(self.on_advert)
+
+    def on_advert(self, device: BLEDevice, adv: AdvertisementData) -> None:
+        if not is_godice(device, adv):
+            return
+        die_id = device.address.upper()
+        self.seen[die_id] = adv.local_name or device.name or die_id
+        if (die_id in self.wanted or self.connect_all) and die_id not in self.links:
+            link = GoDiceLink(self, die_id, device.address)
+            self.links[die_id] = link
+            link.start()
+
+    def want(self, die_id: str, shell: godice.Shell = godice.Shell.D6) -> None:
+        """Connect to ``die_id`` when it is next heard; ``shell`` is what it wears."""
+        self.wanted[die_id.upper()] = shell
+        if die_id.upper() in self.trackers:
+            self.trackers[die_id.upper()].shell = shell
+
+    def tracker(self, die_id: str) -> GoDiceTracker:
+        if die_id not in self.trackers:
+            self.trackers[die_id] = GoDiceTracker(
+                die_id, self.wanted.get(die_id, godice.Shell.D6), GODICE_SOURCE,
+                count_tilt=self.count_tilt)
+        return self.trackers[die_id]
+
+    async def blink(self, die_id: str, colour: tuple[int, int, int] = (0, 255, 0),
+                    count: int = 3) -> bool:
+        link = self.links.get(die_id.upper())
+        if link is None:
+            return False
+        return await link.write(godice.WRITE, godice.blink(count=count, colour=colour))
+
+
+class GoDiceLink(DieLink):
+    def __init__(self, source: GoDiceSource, die_id: str, address: str) -> None:
+        super().__init__(source.radio, address, f"GoDice {die_id}",
+                         retry_min=source.retry_min, retry_max=source.retry_max)
+        self.source = source
+        self.die_id = die_id
+
+    async def setup(self, client: BleakClient, generation: int) -> None:
+        tracker = self.source.tracker(self.die_id)
+
+        def on_notify(_char: object, data: bytearray) -> None:
+            if generation != self.generation:
+                return  # a late packet from a link already replaced: never count it twice
+            try:
+                msg = godice.decode_notification(bytes(data))
+            except DiceProtocolError as exc:
+                self.source.problems += 1
+                log.warning("%s: %s (packet dropped)", self.name, exc)
+                return
+            reading = tracker.observe(msg)
+            if reading is not None:
+                self.source.sink(reading)
+
+        self.client = client
+        await client.start_notify(godice.NOTIFY, on_notify)
+        for command in (godice.init_message(), godice.REQUEST_BATTERY, godice.REQUEST_COLOUR):
+            await client.write_gatt_char(godice.WRITE, command, response=False)
+        baseline = tracker.connected()
+        if baseline is not None:
+            self.source.sink(baseline)
+
+    def lost(self) -> None:
+        reading = self.source.tracker(self.die_id).link_lost()
+        if reading is not None:
+            self.source.sink(reading)

@@ -1,0 +1,437 @@
+"""The dice hub: readings from any source in, engine dice actions out.
+
+The table service tells the hub what the engine waits for (:meth:`DiceHub.expect` with the
+current state) and feeds it every :class:`DieReading` from every source (:meth:`DiceHub.feed`,
+from any thread). When every die a player must roll has settled, the hub hands over the
+engine action (``Roll``, ``VegasRoll`` or ``GodfatherRoll``) through ``on_action`` and the
+``actions`` queue. It never applies anything itself: the engine stays the only law.
+
+What counts as a roll: a die counts once per roll (sources number their rolls; for those that
+do not, a die that moved and came to rest) and only if it began rolling after the engine asked,
+give or take ``early_grace`` seconds, so dice pushed about during Resolution are not rolls. A
+roll is complete when enough results are in and none of that player's dice is still tumbling;
+a die that tumbles for longer than ``settle_timeout`` is no longer waited for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from companion.dice.assignment import TABLE, VEGAS, Assignment, DieRef
+from companion.dice.reading import DieReading, DieState
+from companion.engine import Action, GodfatherRoll, Phase, Roll, State, VegasRoll, waiting_for
+
+DICE_WAITS = ("godfather_roll", "vegas_roll", "roll")
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """One player's pending roll, as the engine asked for it (``moves`` dates the request)."""
+
+    player: str
+    does: str  # godfather_roll | vegas_roll | roll
+    dice: int
+    moves: int
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    ref: DieRef
+    face: int
+    began: float  # when the die was first seen moving for this roll (or settled, if never)
+    at: float  # when it settled
+
+
+# --- events: what the table service may show (faces are private to the roller) --------------
+
+
+@dataclass(frozen=True, slots=True)
+class RollWanted:
+    """A roll began: prompt ``player`` to roll ``dice`` dice (red ones for ``vegas_roll``)."""
+
+    player: str
+    does: str
+    dice: int
+
+
+@dataclass(frozen=True, slots=True)
+class DieCounted:
+    """Progress of a roll. ``face`` is hidden information: show it to ``player`` only."""
+
+    player: str
+    ref: DieRef
+    face: int
+    have: int
+    need: int
+
+
+@dataclass(frozen=True, slots=True)
+class RollDone:
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class DiceProblem:
+    """Something a person must fix: a leaning die, an unread result, too many dice."""
+
+    ref: DieRef | None
+    player: str | None
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class WhoseDie:
+    """A red die settled and more than one player may be rolling red dice: call ``lend``."""
+
+    ref: DieRef
+    candidates: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownDie:
+    """A die nobody owns rolled (first time only): the pairing page may offer to assign it."""
+
+    ref: DieRef
+
+
+DiceEvent = RollWanted | DieCounted | RollDone | DiceProblem | WhoseDie | UnknownDie
+
+
+@dataclass
+class _Die:
+    last: DieReading | None = None
+    began: float | None = None  # moving since, for the current roll
+    settled_roll: int | None = None  # the roll count of the last reading at rest
+
+
+@dataclass
+class _Collect:
+    wait: Wait
+    started: float
+    results: dict[DieRef, Result] = field(default_factory=dict)
+
+
+def _action(wait: Wait, faces: tuple[int, ...]) -> Action:
+    if wait.does == "godfather_roll":
+        return GodfatherRoll(wait.player, faces[0])
+    if wait.does == "vegas_roll":
+        return VegasRoll(wait.player, faces)
+    return Roll(wait.player, faces)
+
+
+def first_sight_counts(source: str) -> bool:
+    """Sources whose readings exist only because a roll happened (a phone entry, a camera
+    seeing dice land) count the first reading of a die; a smart die first seen at rest is not
+    a roll."""
+    return source.startswith(("phone:", "camera:"))
+
+
+class DiceHub:
+    """Collects the rolls the engine waits for. Thread-safe; callbacks run outside its lock.
+
+    ``on_action(action)`` and ``on_event(event)`` are called from whichever thread fed the
+    deciding reading (often the Bluetooth thread): hand them over to your own thread, or read
+    the ``actions`` / ``events`` queues instead.
+    """
+
+    def __init__(
+        self,
+        assignment: Assignment | None = None,
+        *,
+        on_action: Callable[[Action], None] | None = None,
+        on_event: Callable[[DiceEvent], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        early_grace: float = 0.5,
+        settle_timeout: float = 8.0,
+        keep_unclaimed: float = 30.0,
+    ) -> None:
+        self.assignment = assignment or Assignment()
+        self.on_action = on_action
+        self.on_event = on_event
+        self.clock = clock
+        self.early_grace = early_grace
+        self.settle_timeout = settle_timeout
+        self.keep_unclaimed = keep_unclaimed
+        self.actions: queue.Queue[Action] = queue.Queue()
+        self.events: queue.Queue[DiceEvent] = queue.Queue(maxsize=10_000)
+        self._lock = threading.RLock()
+        self._dice: dict[DieRef, _Die] = {}
+        self._open: dict[tuple[str, str], _Collect] = {}
+        self._done: set[tuple[str, str, int]] = set()
+        self._unclaimed: dict[DieRef, Result] = {}
+        self._parked: dict[DieRef, Result] = {}
+        self._lent: dict[DieRef, str] = {}
+        self._owners: dict[str, set[str]] = {}  # player -> names their dice may carry
+        self._red_ok: set[str] = set()  # players who may be rolling red dice now
+        self._unknown_told: set[DieRef] = set()
+        self._listeners: list[Callable[[DieReading], None]] = []
+        self._event_listeners: list[Callable[[DiceEvent], None]] = []
+        self._out: list[DiceEvent | Action] = []
+
+    # --- what the engine waits for --------------------------------------------------------
+
+    def expect(self, state: State) -> None:
+        """The engine's current state: start collecting every roll it waits for now.
+
+        Call it after every applied action (and at start). Rolls still wanted keep what they
+        have collected; a roll the hub has just completed is not asked for again until the
+        state shows its action applied.
+        """
+        with self._lock:
+            now = self.clock()
+            self._owners = {p.name: {p.name, *([p.colour] if p.colour else [])}
+                            for p in state.players}
+            self._red_ok = {p.name for p in state.players if p.vegas_taken and (
+                state.phase is not Phase.ROLL or len(p.vegas_taken) > len(p.locked))}
+            wanted = [Wait(w.player, w.does, w.dice, state.moves)
+                      for w in waiting_for(state) if w.does in DICE_WAITS and w.dice > 0]
+            keep: dict[tuple[str, str], _Collect] = {}
+            for w in wanted:
+                key = (w.player, w.does)
+                old = self._open.get(key)
+                if old is not None and old.wait.dice == w.dice:
+                    keep[key] = old
+                elif (w.player, w.does, w.moves) not in self._done:
+                    keep[key] = _Collect(w, now)
+                    self._out.append(RollWanted(w.player, w.does, w.dice))
+            for key, old in self._open.items():
+                if key not in keep:
+                    self._release(old)
+            self._open = keep
+            self._done = {d for d in self._done if d[2] >= state.moves}
+            self._lent = {r: p for r, p in self._lent.items() if p in self._red_ok}
+            self._prune(now)
+            for ref, result in list(self._unclaimed.items()):
+                self._place(result, self.assignment.owner(ref), from_store=True)
+            self._check_all(now)
+        self._flush()
+
+    def clear(self) -> None:
+        """Forget every pending roll (a game ended or was abandoned)."""
+        with self._lock:
+            self._open.clear()
+            self._done.clear()
+            self._unclaimed.clear()
+            self._parked.clear()
+            self._lent.clear()
+
+    def void(self, player: str) -> None:
+        """Throw away what ``player`` has rolled so far (a phantom roll, a die off the table):
+        the roll starts again from nothing."""
+        with self._lock:
+            for c in self._open.values():
+                if c.wait.player == player:
+                    c.results.clear()
+                    c.started = self.clock()
+
+    def lend(self, ref: DieRef, player: str) -> None:
+        """``player`` is rolling red die ``ref`` (when two players hold red dice at once)."""
+        with self._lock:
+            self._lent[ref] = player
+            parked = self._parked.pop(ref, None)
+            if parked is not None:
+                self._place(parked, self.assignment.owner(ref))
+                self._check_all(self.clock())
+        self._flush()
+
+    # --- readings in -----------------------------------------------------------------------
+
+    def add_listener(self, listener: Callable[[DieReading], None]) -> Callable[[], None]:
+        """Also hand every reading to ``listener`` (pairing, a die-status page); returns the
+        function that removes it."""
+        with self._lock:
+            self._listeners.append(listener)
+        return lambda: self._remove_listener(listener)
+
+    def _remove_listener(self, listener: Callable[[DieReading], None]) -> None:
+        with self._lock:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+    def add_event_listener(self, listener: Callable[[DiceEvent], None]) -> Callable[[], None]:
+        """Also hand every event to ``listener`` (the simulated dice roll on RollWanted)."""
+        with self._lock:
+            self._event_listeners.append(listener)
+
+        def remove() -> None:
+            with self._lock:
+                if listener in self._event_listeners:
+                    self._event_listeners.remove(listener)
+
+        return remove
+
+    def feed(self, reading: DieReading) -> None:
+        """One reading from any source, any thread."""
+        with self._lock:
+            now = self.clock()
+            ref = DieRef.of(reading)
+            die = self._dice.setdefault(ref, _Die())
+            fresh = self._fresh(die, reading)
+            owner = self.assignment.owner(ref)
+            if reading.state is DieState.ROLLING:
+                if die.began is None:
+                    die.began = now
+                self._rerolled(ref)
+            elif reading.state is DieState.SETTLED:
+                if fresh and reading.face is not None:
+                    self._place(Result(ref, reading.face, die.began or now, now), owner)
+                die.began = None
+            elif reading.state is DieState.UNSURE:
+                if die.began is not None or fresh:
+                    self._out.append(DiceProblem(ref, self._player_of(ref, owner),
+                                                 f"die {ref} could not be read: roll it again"))
+                die.began = None
+            elif reading.state is DieState.COCKED:
+                self._out.append(DiceProblem(ref, self._player_of(ref, owner),
+                                             f"die {ref} is leaning: roll it again"))
+            if reading.state is not DieState.ROLLING and reading.roll is not None:
+                die.settled_roll = reading.roll
+            die.last = reading
+            listeners = list(self._listeners)
+            self._check_all(now)
+        for listener in listeners:
+            listener(reading)
+        self._flush()
+
+    def tick(self) -> None:
+        """Re-check pending rolls against the clock (a die that never settled); call it a few
+        times a second. :class:`~companion.dice.service.DiceService` does."""
+        with self._lock:
+            self._check_all(self.clock())
+        self._flush()
+
+    # --- what the hub knows ---------------------------------------------------------------
+
+    def waiting(self) -> list[Wait]:
+        with self._lock:
+            return [c.wait for c in self._open.values()]
+
+    def progress(self, player: str) -> tuple[int, int] | None:
+        """(dice counted, dice needed) for ``player``'s pending roll, or None."""
+        with self._lock:
+            for c in self._open.values():
+                if c.wait.player == player:
+                    return len(c.results), c.wait.dice
+        return None
+
+    def last_readings(self) -> dict[DieRef, DieReading]:
+        """The latest reading of every die seen (battery, signal): for the dice page."""
+        with self._lock:
+            return {r: d.last for r, d in self._dice.items() if d.last is not None}
+
+    # --- inside ----------------------------------------------------------------------------
+
+    def _fresh(self, die: _Die, reading: DieReading) -> bool:
+        if reading.state is not DieState.SETTLED:
+            return False
+        if reading.roll is not None and die.settled_roll is not None:
+            return reading.roll != die.settled_roll
+        if die.last is None:
+            return first_sight_counts(reading.source)
+        return die.began is not None or die.last.state is not DieState.SETTLED
+
+    def _rerolled(self, ref: DieRef) -> None:
+        # Picked up again before the roll was complete: its earlier result no longer stands.
+        for c in self._open.values():
+            c.results.pop(ref, None)
+        self._unclaimed.pop(ref, None)
+        self._parked.pop(ref, None)
+
+    def _player_of(self, ref: DieRef, owner: str | None) -> str | None:
+        if ref in self._lent:
+            return self._lent[ref]
+        return next((p for p, names in self._owners.items() if owner in names), None)
+
+    def _eligible(self, ref: DieRef, owner: str | None, c: _Collect) -> bool:
+        w = c.wait
+        if ref in self._lent:
+            return self._lent[ref] == w.player
+        if owner is None:
+            return False
+        if owner == TABLE:
+            return len(self._open) == 1
+        if owner == VEGAS:
+            return w.does == "vegas_roll" or (w.does == "roll" and w.player in self._red_ok)
+        if ref.source.startswith("phone:"):
+            return owner == w.player  # a phone entry is whatever its player is asked to roll
+        return w.does != "vegas_roll" and owner in self._owners.get(w.player, ())
+
+    def _place(self, result: Result, owner: str | None, from_store: bool = False) -> None:
+        ref = result.ref
+        fits = [c for c in self._open.values()
+                if self._eligible(ref, owner, c) and result.began >= c.started - self.early_grace]
+        if from_store:
+            self._unclaimed.pop(ref, None)
+        if not fits:
+            self._unclaimed[ref] = result
+            if owner is None and ref not in self._unknown_told:
+                self._unknown_told.add(ref)
+                self._out.append(UnknownDie(ref))
+            return
+        if len(fits) > 1:
+            # Only red dice and table dice can fit two rolls: a red die goes to the one player
+            # who can still take one, else a person says whose it is.
+            open_fits = [c for c in fits if len(c.results) < c.wait.dice]
+            if len(open_fits) != 1:
+                self._parked[ref] = result
+                self._out.append(WhoseDie(ref, tuple(c.wait.player for c in fits)))
+                return
+            fits = open_fits
+        c = fits[0]
+        c.results[ref] = result
+        self._out.append(DieCounted(c.wait.player, ref, result.face, len(c.results), c.wait.dice))
+
+    def _tumbling(self, c: _Collect, now: float) -> list[DieRef]:
+        return [ref for ref, die in self._dice.items()
+                if die.began is not None and now - die.began < self.settle_timeout
+                and die.began >= c.started - self.early_grace and ref not in c.results
+                and self._eligible(ref, self.assignment.owner(ref), c)]
+
+    def _check_all(self, now: float) -> None:
+        for key, c in list(self._open.items()):
+            need = c.wait.dice
+            if len(c.results) < need or self._tumbling(c, now):
+                continue
+            ordered = sorted(c.results.values(), key=lambda r: r.at)
+            used, extra = ordered[:need], ordered[need:]
+            for r in extra:
+                self._out.append(DiceProblem(r.ref, c.wait.player,
+                                             f"{c.wait.player} rolled more dice than the "
+                                             f"{need} asked for; die {r.ref} was not counted"))
+            action = _action(c.wait, tuple(r.face for r in used))
+            del self._open[key]
+            self._done.add((c.wait.player, c.wait.does, c.wait.moves))
+            self._out.append(action)
+
+    def _release(self, c: _Collect) -> None:
+        # A wait the engine dropped (its roll was entered another way): keep the results
+        # around briefly in case they belong to what comes next.
+        for ref, r in c.results.items():
+            self._unclaimed[ref] = r
+
+    def _prune(self, now: float) -> None:
+        for store in (self._unclaimed, self._parked):
+            for ref in [r for r, res in store.items() if now - res.at > self.keep_unclaimed]:
+                del store[ref]
+
+    def _flush(self) -> None:
+        with self._lock:
+            out, self._out = self._out, []
+            listeners = list(self._event_listeners)
+        for item in out:
+            if isinstance(item, Action):
+                self.actions.put(item)
+                if self.on_action:
+                    self.on_action(item)
+                item = RollDone(item)
+            with contextlib.suppress(queue.Full):  # nobody reads it: the callbacks suffice
+                self.events.put_nowait(item)
+            if self.on_event:
+                self.on_event(item)
+            for listener in listeners:
+                listener(item)
