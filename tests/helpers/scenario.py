@@ -1,4 +1,4 @@
-"""Engine scenario helpers (tests import this module): build a table as it stands, the way python-chess tests start from a FEN.
+"""Engine scenario helpers (tests import this module): a table as it stands, like a FEN.
 
 ``table()`` plays a real setup through the engine; ``arrange()`` then puts soldiers, muscle
 and dice where a rulebook example has them, so each test reads like the example it checks.
