@@ -32,6 +32,7 @@ def board_summary(state: State) -> str:
     board = state.board
     track = board.muscle_track
     lines = [
+        f"Board: {board.name}",
         f"Round {state.round}, {state.phase.value.replace('_', ' ')} phase. "
         f"Godfather: {state.name(state.godfather) if state.godfather is not None else '-'}"
     ]
