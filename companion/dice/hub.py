@@ -319,6 +319,11 @@ class DiceHub:
                     return len(c.results), c.wait.dice
         return None
 
+    def owner_names(self, player: str) -> set[str]:
+        """The owners whose dice ``player`` rolls: their name and their seat colour."""
+        with self._lock:
+            return set(self._owners.get(player, {player}))
+
     def last_readings(self) -> dict[DieRef, DieReading]:
         """The latest reading of every die seen (battery, signal): for the dice page."""
         with self._lock:

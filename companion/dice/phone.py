@@ -1,0 +1,42 @@
+"""Phone entry: a player taps the faces they rolled, and the roll goes the same way as dice.
+
+The web app calls :meth:`PhoneEntry.enter` with the tapped faces. The entry becomes readings
+from source ``phone:<player>`` (which the assignment gives to that player by its name), so a
+mixed table works: some players on smart dice, others typing, the hub does not care which.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from companion.dice.hub import DiceHub
+from companion.dice.reading import DieReading, DieState
+
+
+class PhoneEntryError(ValueError):
+    """The entry does not fit what the game waits for: say so on the phone."""
+
+
+class PhoneEntry:
+    def __init__(self, hub: DiceHub) -> None:
+        self.hub = hub
+        self._entries: dict[str, int] = {}
+
+    def enter(self, player: str, faces: Sequence[int]) -> None:
+        """``player`` rolled ``faces`` by hand. Raises :class:`PhoneEntryError` when the game
+        is not waiting for a roll from them or the count is wrong; the engine action then
+        comes out of the hub as for any dice."""
+        waits = [w for w in self.hub.waiting() if w.player == player]
+        if not waits:
+            raise PhoneEntryError(f"{player} has no dice to roll now")
+        need = waits[0].dice
+        if len(faces) != need:
+            raise PhoneEntryError(f"{player} rolls {need} dice, not {len(faces)}")
+        bad = [f for f in faces if not isinstance(f, int) or not 1 <= f <= 6]
+        if bad:
+            raise PhoneEntryError(f"a die shows 1 to 6, not {bad[0]!r}")
+        entry = self._entries.get(player, 0) + 1
+        self._entries[player] = entry
+        source = f"phone:{player}"
+        for i, face in enumerate(faces, 1):
+            self.hub.feed(DieReading(source, str(i), DieState.SETTLED, face=face, roll=entry))

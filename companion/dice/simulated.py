@@ -1,0 +1,103 @@
+"""Simulated dice: the default with no hardware, through the same reading path as real dice.
+
+:class:`SimulatedDice` owns a set of virtual dice (five per family, three red) and rolls the
+ones the hub asks for: on every :class:`RollWanted` it sends ROLLING readings for those dice,
+waits ``roll_time`` seconds (so the demo feels like a table), then sends SETTLED readings with
+faces from its ``random.Random``. Nothing downstream knows the dice are not real.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Iterable
+
+from companion.dice.assignment import VEGAS, Assignment, DieRef
+from companion.dice.hub import DiceEvent, DiceHub, RollWanted
+from companion.dice.reading import DieReading, DieState
+
+SIM_SOURCE = "sim"
+
+
+class SimulatedDice:
+    """Virtual dice for ``families`` (seat colours or names), plus the red Vegas dice.
+
+    ``start`` subscribes to the hub; ``roll_time`` is how long each roll tumbles (0 for tests).
+    """
+
+    def __init__(self, hub: DiceHub, families: Iterable[str], *, roll_time: float = 1.5,
+                 rng: random.Random | None = None, dice_per_family: int = 5,
+                 vegas_dice: int = 3) -> None:
+        self.hub = hub
+        self.roll_time = roll_time
+        self.rng = rng or random.Random()
+        self.rolls: dict[DieRef, int] = {}
+        self._unsubscribe: object = None
+        self._timers: set[threading.Timer] = set()
+        self._lock = threading.Lock()
+        assignment = hub.assignment
+        for family in families:
+            for i in range(1, dice_per_family + 1):
+                assignment.assign(DieRef(SIM_SOURCE, f"{family}-{i}"), family)
+        for i in range(1, vegas_dice + 1):
+            assignment.assign(DieRef(SIM_SOURCE, f"{VEGAS}-{i}"), VEGAS)
+
+    @staticmethod
+    def dice_of(assignment: Assignment, owner: str) -> list[DieRef]:
+        return [r for r in assignment.owned_by(owner) if r.source == SIM_SOURCE]
+
+    def start(self) -> SimulatedDice:
+        if self._unsubscribe is None:
+            self._unsubscribe = self.hub.add_event_listener(self._on_event)
+        return self
+
+    def stop(self) -> None:
+        if callable(self._unsubscribe):
+            self._unsubscribe()
+        self._unsubscribe = None
+        with self._lock:
+            for timer in self._timers:
+                timer.cancel()
+            self._timers.clear()
+
+    def _on_event(self, event: DiceEvent) -> None:
+        if isinstance(event, RollWanted):
+            self.roll(event.player, event.does, event.dice)
+
+    def roll(self, player: str, does: str, count: int) -> list[DieRef]:
+        """Roll ``count`` of ``player``'s virtual dice (red ones for the Vegas roll, and red
+        ones lent to the player when their pool holds more dice than a family has)."""
+        assignment = self.hub.assignment
+        red = self.dice_of(assignment, VEGAS)
+        if does == "vegas_roll":
+            chosen = red[:count]
+        else:
+            owner = self._owner(player)
+            own = self.dice_of(assignment, owner) if owner else []
+            chosen = own[:count]
+            for ref in red[: count - len(chosen)]:
+                self.hub.lend(ref, player)
+                chosen.append(ref)
+        for ref in chosen:
+            self.hub.feed(DieReading(SIM_SOURCE, ref.die_id, DieState.ROLLING,
+                                     roll=self.rolls.get(ref, 0)))
+        timer = threading.Timer(self.roll_time, self._land, (chosen,))
+        timer.daemon = True
+        with self._lock:
+            self._timers.add(timer)
+        timer.start()
+        return chosen
+
+    def _owner(self, player: str) -> str | None:
+        names = self.hub.owner_names(player)
+        owners = set(self.hub.assignment.dice.values())
+        return next((n for n in names if n in owners), None)
+
+    def _land(self, chosen: list[DieRef]) -> None:
+        with self._lock:
+            self._timers = {t for t in self._timers if t.is_alive()}
+        for ref in chosen:
+            self.rolls[ref] = self.rolls.get(ref, 0) + 1
+            self.hub.feed(DieReading(SIM_SOURCE, ref.die_id, DieState.SETTLED,
+                                     face=self.rng.randint(1, 6), roll=self.rolls[ref],
+                                     battery=1.0))
