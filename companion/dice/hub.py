@@ -113,6 +113,7 @@ class _Die:
 class _Collect:
     wait: Wait
     started: float
+    signature: tuple[object, ...]
     results: dict[DieRef, Result] = field(default_factory=dict)
 
 
@@ -122,6 +123,17 @@ def _action(wait: Wait, faces: tuple[int, ...]) -> Action:
     if wait.does == "vegas_roll":
         return VegasRoll(wait.player, faces)
     return Roll(wait.player, faces)
+
+
+def _signature(state: State, wait: Wait) -> tuple[object, ...]:
+    """What applying this roll is sure to change: while it is unchanged, a roll handed out
+    has not been applied yet."""
+    if wait.does == "godfather_roll":
+        return (tuple(s for s, _ in state.rolloff), sum(f is not None for _, f in state.rolloff))
+    if wait.does == "vegas_roll":
+        return (state.round, state.vegas_faces)
+    p = state.players[state.seat(wait.player)]
+    return (state.phase, state.round, p.dice, p.to_roll)
 
 
 def first_sight_counts(source: str) -> bool:
@@ -162,7 +174,8 @@ class DiceHub:
         self._lock = threading.RLock()
         self._dice: dict[DieRef, _Die] = {}
         self._open: dict[tuple[str, str], _Collect] = {}
-        self._done: set[tuple[str, str, int]] = set()
+        # Rolls handed out but maybe not applied yet: (player, does) -> (action, signature).
+        self._done: dict[tuple[str, str], tuple[Action, tuple[object, ...]]] = {}
         self._unclaimed: dict[DieRef, Result] = {}
         self._parked: dict[DieRef, Result] = {}
         self._lent: dict[DieRef, str] = {}
@@ -175,12 +188,14 @@ class DiceHub:
 
     # --- what the engine waits for --------------------------------------------------------
 
-    def expect(self, state: State) -> None:
+    def expect(self, state: State, applied: Action | None = None) -> None:
         """The engine's current state: start collecting every roll it waits for now.
 
-        Call it after every applied action (and at start). Rolls still wanted keep what they
-        have collected; a roll the hub has just completed is not asked for again until the
-        state shows its action applied.
+        Call it after every applied action (and at start), passing the action just applied
+        as ``applied``. Rolls still wanted keep what they have collected. A roll the hub has
+        handed out is not asked for again while the state still looks as it did when it was
+        asked for (the action is queued, not applied yet); ``applied`` settles the one case
+        the state cannot tell, a roll-off that tied again on the same dice.
         """
         with self._lock:
             now = self.clock()
@@ -188,22 +203,23 @@ class DiceHub:
                             for p in state.players}
             self._red_ok = {p.name for p in state.players if p.vegas_taken and (
                 state.phase is not Phase.ROLL or len(p.vegas_taken) > len(p.locked))}
-            wanted = [Wait(w.player, w.does, w.dice, state.moves)
-                      for w in waiting_for(state) if w.does in DICE_WAITS and w.dice > 0]
+            wanted = {(w.player, w.does): Wait(w.player, w.does, w.dice, state.moves)
+                      for w in waiting_for(state) if w.does in DICE_WAITS and w.dice > 0}
+            self._done = {key: (action, sig) for key, (action, sig) in self._done.items()
+                          if key in wanted and action != applied
+                          and sig == _signature(state, wanted[key])}
             keep: dict[tuple[str, str], _Collect] = {}
-            for w in wanted:
-                key = (w.player, w.does)
+            for key, w in wanted.items():
                 old = self._open.get(key)
                 if old is not None and old.wait.dice == w.dice:
                     keep[key] = old
-                elif (w.player, w.does, w.moves) not in self._done:
-                    keep[key] = _Collect(w, now)
+                elif key not in self._done:
+                    keep[key] = _Collect(w, now, _signature(state, w))
                     self._out.append(RollWanted(w.player, w.does, w.dice))
             for key, old in self._open.items():
                 if key not in keep:
                     self._release(old)
             self._open = keep
-            self._done = {d for d in self._done if d[2] >= state.moves}
             self._lent = {r: p for r, p in self._lent.items() if p in self._red_ok}
             self._prune(now)
             for ref, result in list(self._unclaimed.items()):
@@ -410,7 +426,7 @@ class DiceHub:
                                              f"{need} asked for; die {r.ref} was not counted"))
             action = _action(c.wait, tuple(r.face for r in used))
             del self._open[key]
-            self._done.add((c.wait.player, c.wait.does, c.wait.moves))
+            self._done[key] = (action, c.signature)
             self._out.append(action)
 
     def _release(self, c: _Collect) -> None:

@@ -94,9 +94,9 @@ class DiceService:
 
     # --- what the table service calls ------------------------------------------------------
 
-    def expect(self, state: State) -> None:
-        """After every applied action: what the engine waits for now."""
-        self.hub.expect(state)
+    def expect(self, state: State, applied: Action | None = None) -> None:
+        """After every applied action (pass it): what the engine waits for now."""
+        self.hub.expect(state, applied)
 
     def enter(self, player: str, faces: list[int]) -> None:
         """A phone entry (raises PhoneEntryError with a sentence for the phone)."""
