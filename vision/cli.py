@@ -22,7 +22,7 @@ from vision.colour import body_colour, calibrate_palette
 from vision.draw import annotate
 from vision.evaluation import evaluate
 from vision.pips import warp_die
-from vision.reader import DiceReader
+from vision.reader import ClassicReader, DiceReader
 
 DEFAULT_CALIBRATION = Path("vision-calibration.json")
 
@@ -104,6 +104,10 @@ def calibrate(camera: FrameSource, families: Sequence[str], interactive: bool,
     _ask("Step 1: clear the tray completely (no dice, no hands).", interactive)
     empty = _grab(camera, "the empty tray", skip)
     leftovers = DiceReader().read(empty)
+    cal.set_empty_tray(empty)
+    # With the empty tray to compare against and the dice set apart, the hand-built finder
+    # outlines each die exactly: that measures the die's side and samples its body colour.
+    outline = ClassicReader(cal)
     sure = [d for d in leftovers if d.value is not None]
     if sure:
         say(f"warning: the empty tray seems to hold {len(sure)} dice; "
@@ -114,7 +118,7 @@ def calibrate(camera: FrameSource, families: Sequence[str], interactive: bool,
         _ask(f"Step {i}: put the {family} dice on the tray, apart from each other.", interactive)
         frame = _grab(camera, f"the {family} dice", skip)
         lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
-        dice = DiceReader().read(frame)
+        dice = outline.read(frame)
         if not dice:
             raise CalibrationError(
                 f"no dice found for {family}: check that the dice are in view, in focus and "
@@ -125,7 +129,6 @@ def calibrate(camera: FrameSource, families: Sequence[str], interactive: bool,
     if sizes:
         cal.die_px = round(float(np.median(sizes)), 1)
     cal.palette = calibrate_palette(samples)
-    cal.set_empty_tray(empty)
     cal.camera = dict(getattr(camera, "controls", {}) or {})
     return cal
 

@@ -1,13 +1,19 @@
 """One picture in, the dice on it out: the whole single-image pipeline.
 
-find the dice (:mod:`vision.finding`) → read each one's pips (:mod:`vision.pips`) → name its
-colour (:mod:`vision.colour`). A die whose pips do not form a legal face is still reported,
+:class:`DiceReader` finds and reads the dice with the die network (:mod:`vision.net`, a small
+learned model shipped as ``vision/dice_net.onnx`` and run by OpenCV), then names each die's
+colour (:mod:`vision.colour`). A die whose face the network is not sure of is still reported,
 with ``value`` None: the table must know a die is there even when its face cannot be trusted.
+
+:class:`ClassicReader` is the earlier hand-built pipeline (find the dice by colour difference
+from the tray, :mod:`vision.finding`; read the pips, :mod:`vision.pips`; check the layout,
+:mod:`vision.faces`), kept for comparison in the benchmark.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -15,7 +21,18 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.colour import NAMED_COLOURS, body_colour, nearest_colour
 from vision.finding import find_dice
+from vision.net import MIN_VALUE, MODELS, DieNet
 from vision.pips import read_pips, warp_die
+
+_NETS: dict[str, DieNet] = {}
+
+
+def _net(models: Path | str) -> DieNet:
+    # One loaded pair of networks per folder: readers are cheap to make, networks are not.
+    key = str(Path(models).resolve())
+    if key not in _NETS:
+        _NETS[key] = DieNet(models)
+    return _NETS[key]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,15 +55,56 @@ class DieFound:
 
 
 class DiceReader:
-    """Reads pictures of one rig; holds its calibration so each call needs only the picture."""
+    """Reads pictures of one rig; holds its calibration so each call needs only the picture.
+
+    ``models`` is the folder of the networks' ONNX files (the shipped ones by default);
+    ``min_value`` is the face probability below which a die is reported as unsure.
+    """
+
+    def __init__(self, calibration: Calibration | None = None,
+                 models: Path | str = MODELS, min_value: float = MIN_VALUE) -> None:
+        self.calibration = calibration or Calibration()
+        self.models = models
+        self.min_value = min_value
+
+    def read(self, bgr: np.ndarray) -> list[DieFound]:
+        """Every die on a BGR picture, in reading order (top to bottom, left to right)."""
+        _check_picture(bgr)
+        cal = self.calibration
+        # The network sizes a die by its upright box; a calibrated size is the die's side,
+        # and the upright box of a square turned at random is on average 4/π of its side.
+        box_px = cal.die_px * 4 / np.pi if cal.die_px else None
+        net_dice = _net(self.models).find(bgr, box_px)
+        palette = cal.palette or NAMED_COLOURS
+        found = []
+        for d in net_dice:
+            # The middle of the die: its box holds corners of the mat when the die is turned.
+            rect = (d.centre, (d.size, d.size), 0.0)
+            inner = (d.centre, (0.6 * d.size, 0.6 * d.size), 0.0)
+            colour_lab = body_colour(cv2.cvtColor(warp_die(bgr, inner, 16),
+                                                  cv2.COLOR_BGR2LAB))
+            name, _ = nearest_colour(colour_lab, palette)
+            p = d.best_probability
+            sure = p >= self.min_value
+            reason = (f"face {d.best} at p={p:.2f}" if sure
+                      else f"unsure: face {d.best} only at p={p:.2f}")
+            found.append(DieFound(
+                value=d.best if sure else None, box=_box(d.centre, d.size), centre=d.centre,
+                rect=rect, colour=name, lab=tuple(float(x) for x in colour_lab),
+                confidence=d.heat * p, reason=reason))
+        found.sort(key=lambda d: (round(d.centre[1] / 20), d.centre[0]))
+        return found
+
+
+class ClassicReader:
+    """The hand-built pipeline (no learned parts), kept to compare against in the benchmark."""
 
     def __init__(self, calibration: Calibration | None = None) -> None:
         self.calibration = calibration or Calibration()
 
     def read(self, bgr: np.ndarray) -> list[DieFound]:
         """Every die on a BGR picture, in reading order (top to bottom, left to right)."""
-        if bgr is None or bgr.ndim != 3 or bgr.shape[2] != 3:
-            raise ValueError("expected a BGR colour picture (H×W×3)")
+        _check_picture(bgr)
         lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
         cal = self.calibration
         candidates, mask, _ = find_dice(lab, cal.die_px, cal.empty_lab(lab.shape))
@@ -62,6 +120,17 @@ class DiceReader:
                 confidence=pips.confidence * cand.squareness, reason=pips.reason))
         found.sort(key=lambda d: (round(d.centre[1] / 20), d.centre[0]))
         return found
+
+
+def _check_picture(bgr: np.ndarray) -> None:
+    if bgr is None or bgr.ndim != 3 or bgr.shape[2] != 3:
+        raise ValueError("expected a BGR colour picture (H×W×3)")
+
+
+def _box(centre: tuple[float, float], size: float) -> tuple[int, int, int, int]:
+    x, y = centre
+    h = size / 2
+    return int(np.floor(x - h)), int(np.floor(y - h)), int(np.ceil(x + h)), int(np.ceil(y + h))
 
 
 def read_image(bgr: np.ndarray, calibration: Calibration | None = None) -> list[DieFound]:

@@ -1,4 +1,5 @@
-"""The single-picture pipeline on drawn dice (known answers by construction) and real photos."""
+"""The hand-built pipeline (``ClassicReader``) on drawn dice (known answers by construction) and
+real photos. The network reader has its own tests in ``test_vision_net.py``."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.evaluation import Score
-from vision.reader import DiceReader
+from vision.reader import ClassicReader
 
 
 def values_by_position(dice, centres):
@@ -25,7 +26,7 @@ def test_reads_every_face_at_any_turn(angle: float, synth) -> None:
     centres = [(60, 70), (160, 70), (260, 70), (60, 220), (160, 220), (260, 220)]
     for value, c in enumerate(centres, start=1):
         synth.draw_die(img, c, value, angle=angle + 7 * value)
-    dice = DiceReader().read(synth.blur(img))
+    dice = ClassicReader().read(synth.blur(img))
     assert values_by_position(dice, centres) == [1, 2, 3, 4, 5, 6]
     assert len(dice) == 6  # and nothing else: no phantom dice on a plain mat
 
@@ -35,7 +36,7 @@ def test_dark_dice_with_white_pips_and_white_dice_with_black_pips(synth) -> None
     synth.draw_die(img, (80, 100), 5, body=(25, 25, 25), pip=(245, 245, 245))
     synth.draw_die(img, (220, 100), 3, angle=30, body=(250, 250, 250), pip=(20, 20, 20))
     synth.draw_die(img, (150, 230), 6, angle=12, body=(40, 160, 40), pip=(60, 220, 250))
-    dice = DiceReader().read(synth.blur(img))
+    dice = ClassicReader().read(synth.blur(img))
     assert values_by_position(dice, [(80, 100), (220, 100), (150, 230)]) == [5, 3, 6]
 
 
@@ -44,7 +45,7 @@ def test_touching_dice_are_split_and_both_read(synth) -> None:
     # Edge to edge, different colours, as dice often stop against each other.
     synth.draw_die(img, (130, 160), 4, body=(200, 60, 30))
     synth.draw_die(img, (167, 160), 2, body=(40, 40, 200))
-    dice = DiceReader().read(synth.blur(img))
+    dice = ClassicReader().read(synth.blur(img))
     assert values_by_position(dice, [(130, 160), (167, 160)]) == [4, 2]
 
 
@@ -53,7 +54,7 @@ def test_glare_on_a_white_die_is_not_a_pip(synth) -> None:
     synth.draw_die(img, (160, 160), 4, angle=10, body=(235, 235, 235), pip=(20, 20, 20))
     # A specular highlight between the pips: brighter than the body, the opposite of the pips.
     cv2.circle(img, (163, 158), 3, (255, 255, 255), -1)
-    dice = DiceReader().read(synth.blur(img))
+    dice = ClassicReader().read(synth.blur(img))
     assert values_by_position(dice, [(160, 160)]) == [4]
 
 
@@ -63,17 +64,17 @@ def test_a_smudge_that_is_no_legal_face_is_unsure_not_a_guess(synth) -> None:
     # Two more spots in an L with the centre pip: three spots, but not a "3".
     cv2.circle(img, (170, 160), 3, (255, 255, 255), -1)
     cv2.circle(img, (160, 150), 3, (255, 255, 255), -1)
-    dice = DiceReader().read(synth.blur(img))
+    dice = ClassicReader().read(synth.blur(img))
     assert len(dice) == 1 and dice[0].value is None
 
 
 def test_an_empty_tray_has_no_dice(synth) -> None:
-    assert DiceReader().read(synth.blur(synth.mat(seed=3))) == []
+    assert ClassicReader().read(synth.blur(synth.mat(seed=3))) == []
 
 
 def test_rejects_a_grey_picture(synth) -> None:
     with pytest.raises(ValueError):
-        DiceReader().read(np.zeros((10, 10), np.uint8))
+        ClassicReader().read(np.zeros((10, 10), np.uint8))
 
 
 # Photos from the real set with their labels: regression cases that the pipeline reads
@@ -86,7 +87,7 @@ def test_real_photos_from_the_data_set(dataset, labels) -> None:
     score = Score()
     for name in REAL_PHOTOS:
         image = cv2.imread(str(dataset / name))
-        score.add(name, DiceReader().read(image), labels[name], 0.0)
+        score.add(name, ClassicReader().read(image), labels[name], 0.0)
     # Several colours, white and coloured pips, touching dice: all read, nothing extra.
     assert score.labelled == 33
     assert score.right == score.labelled

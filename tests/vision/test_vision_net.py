@@ -1,0 +1,141 @@
+"""The network reader (``DiceReader``): the shipped networks, read for real by OpenCV.
+
+The shipped networks were trained on every photo of the data set, so reading those photos here
+is a regression check, not a measure of accuracy: the held-out figures come from
+``benchmarks/vision.py``. The transformed photos (turned, shrunk, enlarged, a face painted
+over) are pictures the networks never saw.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.evaluation import Score, match
+from vision.net import MODELS, DieNet
+from vision.reader import DiceReader
+
+# Several body colours, white, black and coloured pips, touching dice, 1 to 17 dice a photo.
+PHOTOS = ["IMG_20191209_095431.jpg", "IMG_20191209_095545.jpg", "IMG_20191208_112659.jpg",
+          "IMG_20191208_111228.jpg", "IMG_20191209_100610.jpg"]
+
+
+def read_score(image: np.ndarray, dice: list[dict]) -> Score:
+    score = Score()
+    score.add("picture", DiceReader().read(image), dice, 0.0)
+    return score
+
+
+def test_the_networks_ship_in_the_package_small_and_with_their_record() -> None:
+    for name in ("dice_net.onnx", "dice_faces.onnx"):
+        assert (MODELS / name).stat().st_size < 1_000_000
+    record = json.loads((MODELS / "dice_net.json").read_text())
+    assert record["trained_on"] and record["steps"] > 0
+
+
+def test_real_photos_are_read_exactly(dataset, labels) -> None:
+    total = Score()
+    for name in PHOTOS:
+        total.merge(read_score(cv2.imread(str(dataset / name)), labels[name]))
+    assert total.labelled == 48
+    assert total.right == total.labelled
+    assert total.phantom == 0
+
+
+@pytest.mark.parametrize("turns", [1, 2])
+def test_a_turned_photo_reads_the_same(dataset, labels, turns: int) -> None:
+    name = "IMG_20191208_111228.jpg"
+    image = np.ascontiguousarray(np.rot90(cv2.imread(str(dataset / name)), turns))
+    dice = DiceReader().read(image)
+    assert Counter(d.value for d in dice) == Counter(d["value"] for d in labels[name])
+
+
+def test_dice_turned_by_any_angle(dataset, labels) -> None:
+    name = "IMG_20191209_095545.jpg"
+    image = cv2.imread(str(dataset / name))
+    h, w = image.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), 37, 1.0)
+    turned = cv2.warpAffine(image, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    boxes = []
+    for d in labels[name]:
+        x0, y0, x1, y1 = d["box"]
+        cx, cy = m @ np.array([(x0 + x1) / 2, (y0 + y1) / 2, 1.0])
+        r = (x1 - x0) / 2
+        boxes.append({"value": d["value"], "box": [cx - r, cy - r, cx + r, cy + r]})
+    score = read_score(turned, boxes)
+    assert score.right == score.labelled and score.phantom == 0
+
+
+@pytest.mark.parametrize("scale", [0.5, 1.8])
+def test_much_smaller_or_larger_dice_are_scaled_to_what_the_network_knows(
+        dataset, labels, scale: float) -> None:
+    # Half size puts dice near 20 px, below what the network learnt; it measures them on a
+    # first pass and reads a rescaled picture.
+    name = "IMG_20191209_095545.jpg"
+    image = cv2.resize(cv2.imread(str(dataset / name)), None, fx=scale, fy=scale,
+                       interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+    boxes = [{"value": d["value"], "box": [v * scale for v in d["box"]]} for d in labels[name]]
+    score = read_score(image, boxes)
+    assert score.right == score.labelled and score.phantom == 0
+
+
+def test_a_calibrated_die_size_is_used_instead_of_guessing(dataset, labels) -> None:
+    name = "IMG_20191209_095545.jpg"
+    image = cv2.resize(cv2.imread(str(dataset / name)), None, fx=0.5, fy=0.5,
+                       interpolation=cv2.INTER_AREA)
+    net = DieNet()
+    found = net.find(image, die_px=17.0)
+    boxes = [[v * 0.5 for v in d["box"]] for d in labels[name]]
+    taken, phantoms = match([d.centre for d in found], boxes)
+    assert len(taken) == len(boxes) and not phantoms
+
+
+def test_the_tray_without_dice_holds_no_dice(dataset, labels, synth) -> None:
+    assert DiceReader().read(synth.blur(synth.mat(seed=3))) == []
+    # The lower half of a real photo: the tray's edge, its magnets and shadows, no dice.
+    name = "IMG_20191208_111228.jpg"
+    assert all(d["box"][1] < 380 for d in labels[name])
+    image = cv2.imread(str(dataset / name))
+    assert DiceReader().read(np.ascontiguousarray(image[400:])) == []
+
+
+def test_a_die_whose_face_is_painted_over_is_not_given_a_value(dataset, labels) -> None:
+    name = "IMG_20191209_095545.jpg"
+    image = cv2.imread(str(dataset / name))
+    x0, y0, x1, y1 = labels[name][0]["box"]
+    cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, 0.3 * (x1 - x0)
+    body = np.median(image[y0:y1, x0:x1].reshape(-1, 3), axis=0)
+    cv2.rectangle(image, (round(cx - r), round(cy - r)), (round(cx + r), round(cy + r)),
+                  body.tolist(), -1)
+    dice = DiceReader().read(image)
+    near = [d for d in dice if x0 <= d.centre[0] <= x1 and y0 <= d.centre[1] <= y1]
+    assert all(d.value is None for d in near)
+    # The other dice are still read.
+    rest = Score()
+    rest.add(name, [d for d in dice if d not in near], labels[name][1:], 0.0)
+    assert rest.right == rest.labelled
+
+
+def test_rejects_a_grey_picture() -> None:
+    with pytest.raises(ValueError):
+        DiceReader().read(np.zeros((10, 10), np.uint8))
+
+
+def test_a_missing_network_says_how_to_rebuild_it(tmp_path) -> None:
+    with pytest.raises(FileNotFoundError, match=r"vision\.train"):
+        DieNet(tmp_path)
+
+
+def test_training_is_deterministic(dataset) -> None:
+    torch = pytest.importorskip("torch")
+    from vision.train import train, train_faces
+
+    names = ["IMG_20191209_095545.jpg", "IMG_20191208_111228.jpg"]
+    for fit in (lambda: train(dataset, names, steps=2, batch_size=2, log=False),
+                lambda: train_faces(dataset, names, steps=2, batch_size=8, log=False)):
+        a, b = fit().state_dict(), fit().state_dict()
+        assert all(torch.equal(a[k], b[k]) for k in a)

@@ -1,0 +1,149 @@
+"""The die networks at run time: OpenCV's ``cv2.dnn`` runs the shipped ONNX files, numpy decodes.
+
+Two small networks, both trained by :mod:`vision.train`:
+
+1. The **detector** (``dice_net.onnx``) looks at the whole picture at once and, for every
+   8×8-pixel cell, says how likely a die's centre is in the cell (heat), where in the cell it
+   lies and how big the die is. A die is a local maximum of heat of at least ``min_heat``.
+2. The **face classifier** (``dice_faces.onnx``) looks at each found die alone, cut out upright
+   and scaled to 32×32 pixels, and gives the probability of each face and of "not a die".
+   A find that is more likely not a die than a die is dropped (a phantom); otherwise the
+   value is the most likely face when its probability is at least ``min_value``, and the die
+   is reported as unsure when it is not.
+
+The network learnt dice from about 24 to 65 px across (the photographed sizes times the
+training's scale range). Pictures whose dice are outside that range are scaled to the
+middle of it: from the calibrated die size when there is one, else from the sizes the
+network itself reports on a first pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MODELS = Path(__file__).parent  # the shipped dice_net.onnx and dice_faces.onnx
+STRIDE = 8
+FACE_CROP = 32  # as in vision.train
+FACE_MARGIN = 1.15
+# The die size (pixels, square root of the box area) the network saw most: the middle of the
+# training range. Sizes from TRUSTED_SIZE[0] to TRUSTED_SIZE[1] are read as they are.
+TYPICAL_DIE_PX = 39.0
+TRUSTED_SIZE = (26.0, 60.0)
+# Both are probabilities, set at "more likely than not" rather than fitted to the photos.
+MIN_HEAT = 0.5
+MIN_VALUE = 0.5
+# Each die is classified this many times, turned by a quarter each time (and mirrored past
+# four), and the probabilities averaged: a face is the same face turned, the errors are not.
+VIEWS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class NetDie:
+    """One die the network found: centre and size in picture pixels, face probabilities."""
+
+    centre: tuple[float, float]
+    size: float
+    heat: float
+    probabilities: np.ndarray  # seven: faces 1..6, then "not a die"
+
+    @property
+    def not_a_die(self) -> float:
+        return float(self.probabilities[6])
+
+    @property
+    def best(self) -> int:
+        return int(np.argmax(self.probabilities[:6])) + 1
+
+    @property
+    def best_probability(self) -> float:
+        return float(np.max(self.probabilities[:6]))
+
+
+class DieNet:
+    """The two networks in ``models`` (the shipped ones, or e.g. a benchmark fold's)."""
+
+    def __init__(self, models: Path | str = MODELS, min_heat: float = MIN_HEAT,
+                 views: int = VIEWS) -> None:
+        models = Path(models)
+        files = [models / "dice_net.onnx", models / "dice_faces.onnx"]
+        for f in files:
+            if not f.exists():
+                raise FileNotFoundError(
+                    f"no die network at {f}: rebuild it with `python -m vision.train`")
+        self.models = models
+        self.net = cv2.dnn.readNetFromONNX(str(files[0]))
+        self.faces = cv2.dnn.readNetFromONNX(str(files[1]))
+        self.min_heat = min_heat
+        self.views = views
+
+    def maps(self, bgr: np.ndarray) -> np.ndarray:
+        """The raw output maps (10 × H/8 × W/8) for a BGR picture."""
+        h, w = bgr.shape[:2]
+        ph, pw = -h % STRIDE, -w % STRIDE
+        if ph or pw:
+            bgr = cv2.copyMakeBorder(bgr, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+        self.net.setInput(cv2.dnn.blobFromImage(bgr, 1 / 255.0))
+        return self.net.forward()[0]
+
+    def _find(self, bgr: np.ndarray) -> list[NetDie]:
+        out = self.maps(bgr)
+        heat = 1 / (1 + np.exp(-out[0]))
+        peaks = (heat >= self.min_heat) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+        found = []
+        for gy, gx in zip(*np.nonzero(peaks), strict=True):
+            cx = (gx + 0.5 + out[7, gy, gx]) * STRIDE
+            cy = (gy + 0.5 + out[8, gy, gx]) * STRIDE
+            size = float(np.exp(np.clip(out[9, gy, gx], -3, 4))) * STRIDE
+            found.append(NetDie((float(cx), float(cy)), size, float(heat[gy, gx]),
+                                np.zeros(7)))
+        # Two peaks on one die: keep the stronger (dice cannot overlap by more than half).
+        found.sort(key=lambda d: -d.heat)
+        kept: list[NetDie] = []
+        for d in found:
+            if all(np.hypot(d.centre[0] - k.centre[0], d.centre[1] - k.centre[1])
+                   >= 0.5 * min(d.size, k.size) for k in kept):
+                kept.append(d)
+        return self._classify(bgr, kept)
+
+    def _classify(self, bgr: np.ndarray, dice: list[NetDie]) -> list[NetDie]:
+        """Each die's face probabilities from its own upright crop; phantoms dropped."""
+        if not dice:
+            return []
+        crops = []
+        for d in dice:
+            scale = FACE_CROP / (FACE_MARGIN * d.size)
+            m = np.array([[scale, 0, FACE_CROP / 2 - scale * d.centre[0]],
+                          [0, scale, FACE_CROP / 2 - scale * d.centre[1]]])
+            crops.append(cv2.warpAffine(bgr, m, (FACE_CROP, FACE_CROP), flags=cv2.INTER_AREA,
+                                        borderMode=cv2.BORDER_REPLICATE))
+        views = [np.rot90(c, k) if k < 4 else np.rot90(c[:, ::-1], k - 4)
+                 for k in range(self.views) for c in crops]
+        self.faces.setInput(cv2.dnn.blobFromImages(
+            [np.ascontiguousarray(v) for v in views], 1 / 255.0))
+        logits = self.faces.forward().reshape(self.views, len(dice), 7).astype(np.float64)
+        p = np.exp(logits - logits.max(axis=2, keepdims=True))
+        p = (p / p.sum(axis=2, keepdims=True)).mean(axis=0)
+        return [NetDie(d.centre, d.size, d.heat, q) for d, q in zip(dice, p, strict=True)
+                if q[6] < q[:6].sum()]
+
+    def find(self, bgr: np.ndarray, die_px: float | None = None) -> list[NetDie]:
+        """Every die on the picture, in picture pixels."""
+        if die_px is None:
+            first = self._find(bgr)
+            sizes = [d.size for d in first if d.heat >= 0.5]
+            if not sizes or TRUSTED_SIZE[0] <= float(np.median(sizes)) <= TRUSTED_SIZE[1]:
+                return first
+            die_px = float(np.median(sizes))
+        scale = TYPICAL_DIE_PX / die_px
+        if TRUSTED_SIZE[0] <= die_px <= TRUSTED_SIZE[1]:
+            scale = 1.0
+        if scale == 1.0:
+            return self._find(bgr)
+        small = cv2.resize(bgr, None, fx=scale, fy=scale,
+                           interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+        return [NetDie((d.centre[0] / scale, d.centre[1] / scale), d.size / scale, d.heat,
+                       d.probabilities) for d in self._find(small)]
