@@ -11,6 +11,7 @@ its log (``effective_actions``), re-checked by the engine.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 from collections.abc import Callable
@@ -36,6 +37,7 @@ from companion.engine import (
 from companion.engine.record import Record, RecordError, dump_record, parse_record, replay
 from companion.table.storage import Storage, StoredEvent
 
+log = logging.getLogger(__name__)
 DICE_ACTIONS = (Roll, VegasRoll, GodfatherRoll)
 # A player may take back their own last move only where it revealed nothing and rolled no die
 # (the BGA undo policy): a roll, an offer's answer or a shown favor cannot be taken back.
@@ -202,28 +204,40 @@ class TableService:
     def _publish(self, event: Event) -> None:
         for game_id, callback in list(self._subscribers):
             if game_id is None or game_id == event.game_id:
-                callback(event)
+                try:
+                    callback(event)
+                except Exception:  # the event is durable; one bad listener must not undo that
+                    log.exception(
+                        "a subscriber failed on event %s of game %s", event.seq, event.game_id
+                    )
 
     # --- writing -------------------------------------------------------------------------
 
     def create_game(self, setup: Setup | dict, actor: str = "host") -> Game:
-        try:
-            setup = setup if isinstance(setup, Setup) else Setup.from_dict(setup)
-            state = new_game(setup, self._board(setup))
-        except MalformedAction as exc:
-            raise Refused("malformed", str(exc)) from None
-        except RuleViolation as exc:
-            raise Refused("illegal", exc.reason, exc.rule) from None
+        setup, state = self._new_state(setup)
         with self._lock:
-            game_id = secrets.token_hex(3)
-            while game_id in self._games:
-                game_id = secrets.token_hex(3)
+            game_id = self._new_id()
             created = _now()
             self.storage.create_game(game_id, created, setup.to_dict(), actor)
             event = StoredEvent(game_id, 0, "setup", actor, setup.to_dict(), None, created)
             game = Game(game_id, created, "active", setup, (event,), (), state, {})
             self._games[game_id] = game
             return game
+
+    def _new_state(self, setup: Setup | dict) -> tuple[Setup, State]:
+        try:
+            setup = setup if isinstance(setup, Setup) else Setup.from_dict(setup)
+            return setup, new_game(setup, self._board(setup))
+        except MalformedAction as exc:
+            raise Refused("malformed", str(exc)) from None
+        except RuleViolation as exc:
+            raise Refused("illegal", exc.reason, exc.rule) from None
+
+    def _new_id(self) -> str:
+        game_id = secrets.token_hex(3)
+        while game_id in self._games:
+            game_id = secrets.token_hex(3)
+        return game_id
 
     def submit(
         self,
@@ -464,27 +478,21 @@ class TableService:
             state = replay(record, board)
         except RecordError as exc:
             raise Refused("illegal", f"line {exc.line}: {exc.reason}", exc.rule) from None
+        setup = record.setup
         with self._lock:
-            game = self.create_game(record.setup, actor)
-            events = list(game.events)
+            game_id = self._new_id()
             now = _now()
-            batch = [
-                StoredEvent(game.id, i, "action", actor, a.to_dict(), None, now)
+            moves = [
+                StoredEvent(game_id, i, "action", actor, a.to_dict(), None, now)
                 for i, (_, a) in enumerate(record.actions, 1)
             ]
-            self.storage.append_many(batch, "finished" if state.is_over else None)
-            events += batch
-            new = replace(
-                game,
-                events=tuple(events),
-                state=state,
-                effective=tuple(
-                    (e.seq, a) for e, (_, a) in zip(batch, record.actions, strict=True)
-                ),
-                status="finished" if state.is_over else "active",
-            )
-            self._games[game.id] = new
-            return new
+            status = "finished" if state.is_over else "active"
+            self.storage.create_game(game_id, now, setup.to_dict(), actor, moves, status)
+            first = StoredEvent(game_id, 0, "setup", actor, setup.to_dict(), None, now)
+            effective = tuple((e.seq, a) for e, (_, a) in zip(moves, record.actions, strict=True))
+            game = Game(game_id, now, status, setup, (first, *moves), effective, state, {})
+            self._games[game_id] = game
+            return game
 
     def close(self) -> None:
         self.storage.close()

@@ -40,8 +40,10 @@ CREATE UNIQUE INDEX events_idem ON events (game_id, idem_key) WHERE idem_key IS 
 """
 
 
-_KEEP = ("It was left untouched. Move it away (or start with --data pointing at another folder) "
-         "to begin a new database; keep it if it holds games you want back.")
+_KEEP = (
+    "It was left untouched. Move it away (or start with --data pointing at another folder) "
+    "to begin a new database; keep it if it holds games you want back."
+)
 
 
 class StorageError(RuntimeError):
@@ -76,8 +78,10 @@ class Storage:
         if self.path.exists() and self.path.stat().st_size > 0:
             with open(self.path, "rb") as f:
                 if not f.read(16).startswith(b"SQLite format 3\x00"):
-                    raise StorageError(f"{self.path} is not a SQLite database (damaged, or "
-                                       f"another kind of file). {_KEEP}")
+                    raise StorageError(
+                        f"{self.path} is not a SQLite database (damaged, or "
+                        f"another kind of file). {_KEEP}"
+                    )
         try:
             # Autocommit mode: transactions are opened explicitly with BEGIN IMMEDIATE.
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -113,26 +117,42 @@ class Storage:
             self.db.execute("COMMIT")
             return
         if app_id != APPLICATION_ID:
-            raise StorageError(f"{self.path} is a SQLite database of another program "
-                               f"(application id {app_id:#x}), not the companion's. {_KEEP}")
+            raise StorageError(
+                f"{self.path} is a SQLite database of another program "
+                f"(application id {app_id:#x}), not the companion's. {_KEEP}"
+            )
         result = self.db.execute("PRAGMA quick_check").fetchone()[0]
         if result != "ok":
             raise StorageError(f"{self.path} failed its integrity check ({result}). {_KEEP}")
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise StorageError(f"{self.path} was written by a newer companion (schema "
-                               f"{version}); update the companion to open it.")
+            raise StorageError(
+                f"{self.path} was written by a newer companion (schema "
+                f"{version}); update the companion to open it."
+            )
 
     # --- writing: each call is one durable transaction ---------------------------------
 
-    def create_game(self, game_id: str, created_at: str, setup: dict, actor: str) -> None:
+    def create_game(
+        self,
+        game_id: str,
+        created_at: str,
+        setup: dict,
+        actor: str,
+        events: list[StoredEvent] | None = None,
+        status: str = "active",
+    ) -> None:
+        """A new game, with its setup and (for an import) its moves, in one transaction."""
         with self._lock:
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 self.db.execute(
-                    "INSERT INTO games (id, created_at) VALUES (?, ?)", (game_id, created_at)
+                    "INSERT INTO games (id, created_at, status) VALUES (?, ?, ?)",
+                    (game_id, created_at, status),
                 )
                 self._insert(StoredEvent(game_id, 0, "setup", actor, setup, None, created_at))
+                for e in events or []:
+                    self._insert(e)
                 self.db.execute("COMMIT")
             except BaseException:
                 self.db.execute("ROLLBACK")
@@ -147,22 +167,6 @@ class Storage:
                 if status is not None:
                     self.db.execute(
                         "UPDATE games SET status = ? WHERE id = ?", (status, event.game_id)
-                    )
-                self.db.execute("COMMIT")
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
-
-    def append_many(self, events: list[StoredEvent], status: str | None = None) -> None:
-        """Append a batch (an imported game) in one transaction: all of it or none."""
-        with self._lock:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                for e in events:
-                    self._insert(e)
-                if status is not None and events:
-                    self.db.execute(
-                        "UPDATE games SET status = ? WHERE id = ?", (status, events[0].game_id)
                     )
                 self.db.execute("COMMIT")
             except BaseException:

@@ -256,3 +256,16 @@ def test_many_threads_submit_at_once_without_loss_duplication_or_reordering(serv
     assert [e.seq for e in g.events] == list(range(len(moves) + 1))
     assert {seq for _, seq in acked} == set(range(1, len(moves) + 1))
     assert all(seq == i + 1 for i, seq in acked)  # duplicates got the original seq
+
+
+def test_a_failing_subscriber_does_not_fail_a_durable_accept(service):
+    game = service.create_game(RECORD[0])
+    heard = []
+
+    def broken(event):
+        raise RuntimeError("listener bug")
+
+    service.subscribe(broken, game.id)
+    service.subscribe(heard.append, game.id)
+    ack = service.submit(game.id, RECORD[1], actor="host", expected_seq=0)
+    assert ack.seq == 1 and [e.seq for e in heard] == [1]
