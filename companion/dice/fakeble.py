@@ -216,6 +216,8 @@ class FakeAir:
         self.scanners: list[FakeScanner] = []
         self.loop: asyncio.AbstractEventLoop | None = None
         self.connect_attempts = 0
+        self.connecting = 0  # attempts in progress now, and the most ever at once
+        self.most_connecting = 0
         for device in devices:
             self.add(device)
         air = self
@@ -323,9 +325,18 @@ class FakeClient(BaseBleakClient):
         return self._connected
 
     async def connect(self, pair: bool = False, **kwargs: Any) -> None:
-        self.air.connect_attempts += 1
+        air = self.air
+        air.connect_attempts += 1
+        air.connecting += 1
+        air.most_connecting = max(air.most_connecting, air.connecting)
+        try:
+            await asyncio.sleep(0.005)  # a connection takes a while; others may try meanwhile
+            self._connect()
+        finally:
+            air.connecting -= 1
+
+    def _connect(self) -> None:
         device = self.device
-        await asyncio.sleep(0)
         if device is None or not device.awake:
             raise BleakError(f"Device with address {self.address} was not found")
         if device.refuse_connections > 0:

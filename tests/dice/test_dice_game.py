@@ -160,7 +160,6 @@ def test_a_whole_game_rolled_on_smart_dice(tmp_path: Path) -> None:
         else:
             raise AssertionError("the game did not end")
         assert state.is_over
-        print(f'{state.moves} actions, {from_dice} from the dice layer, dice {robot.rolled_by_dice}, phone {robot.rolled_by_phone}, problems {len(robot.problems)}')
         assert from_dice > 20
         assert robot.rolled_by_dice > 20 and robot.rolled_by_phone > 5
         assert not [p for p in robot.problems if "not counted" in p.message]
