@@ -9,12 +9,13 @@ dice and favors, a whole game replayed in under 100 ms.
 from __future__ import annotations
 
 import argparse
-import platform
 import random
 import statistics
 import time
 from dataclasses import replace
 from pathlib import Path
+
+from machine import describe, pct
 
 from companion.boards import board_for_players, load_board
 from companion.engine import Phase, apply, legal_actions
@@ -23,11 +24,6 @@ from companion.engine.record import parse_record, replay
 from companion.simulate import play
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 def ms(seconds: float) -> str:
@@ -101,23 +97,12 @@ def bench_replay() -> None:
               f"median {ms(statistics.median(runs))}, worst {ms(max(runs))}   (target < 100 ms)")
 
 
-def cpu() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith(("model name", "Model")):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown cpu"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=300)
     args = parser.parse_args()
     board_for_players(4), board_for_players(6)  # boards are read once; keep that out of timings
-    print(f"machine: {platform.machine()}, {cpu()}, one core, "
-          f"Python {platform.python_version()}")
+    print(f"{describe()}, one core")
     bench_random_games(args.games)
     bench_legal_actions(200)
     bench_replay()

@@ -11,30 +11,16 @@ Raspberry Pi class machine), restart under 1 s.
 from __future__ import annotations
 
 import argparse
-import platform
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
+from machine import describe, pct
+
 from companion.engine import player_view
 from companion.simulate import simulate
 from companion.table import TableService
-
-
-def pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
-
-
-def cpu() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith(("model name", "Model")):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown cpu"
 
 
 def fsync_floor(folder: Path, n: int = 300) -> tuple[float, float]:
@@ -58,8 +44,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp)
-        print(f"machine: {platform.machine()}, {cpu()}, Python {platform.python_version()}; "
-              f"data folder on {data}")
+        print(f"{describe()}; data folder on {data}")
         service = TableService(data)
         views = 0
 
