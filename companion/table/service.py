@@ -31,9 +31,12 @@ from companion.engine import (
     State,
     VegasRoll,
     action_from_dict,
+    action_view,
     apply,
     new_game,
+    player_view,
 )
+from companion.engine.narrate import narrate
 from companion.engine.record import Record, RecordError, dump_record, parse_record, replay
 from companion.table.storage import Storage, StoredEvent
 
@@ -78,6 +81,36 @@ class Event:
     before: State
     state: State
     action: Action | None = None
+
+    def view(self, viewer: str | None) -> dict[str, Any]:
+        """This event as ``viewer`` may see it (None: the table screen): the action through
+        ``action_view``, the state through ``player_view``, a sentence through ``narrate``.
+        Undo and correction payloads name moves but never carry hidden dice to others."""
+        out: dict[str, Any] = {
+            "game": self.game_id,
+            "seq": self.seq,
+            "kind": self.kind,
+            "actor": self.actor,
+        }
+        if self.action is not None:
+            out["action"] = action_view(self.before, self.action, viewer)
+            out["log"] = narrate(self.before, self.action, self.state, viewer)
+        elif self.kind == "correction":
+            out["correction"] = {"target": self.payload["target"], "why": self.payload["why"]}
+            out["log"] = [
+                f"The host corrected move {self.payload['target']}: {self.payload['why']}."
+            ]
+        elif self.kind == "undo":
+            out["undo"] = {"undone": self.payload["undone"]}
+            out["log"] = [
+                f"{self.actor.removeprefix('player:')} took back moves "
+                f"{', '.join(map(str, self.payload['undone']))}."
+            ]
+        else:
+            out[self.kind] = self.payload
+            out["log"] = []
+        out["state"] = player_view(self.state, viewer)
+        return out
 
 
 @dataclass(frozen=True, slots=True)
