@@ -1,1 +1,9 @@
-"""Phone-friendly web companion (Flask)."""
+"""The phone-friendly web companion: table screen, phones, host page (issue 4).
+
+``create_app`` builds the Flask app around one :class:`companion.table.TableService`;
+``companion serve`` (``web.cli``) runs it under waitress. See docs/web.md.
+"""
+
+from web.app import create_app
+
+__all__ = ["create_app"]

@@ -1,0 +1,373 @@
+"""The JSON API under ``/api/``: every game action, the live event stream, and the record.
+
+Every reply that describes a game is built by :mod:`web.render` for the one viewer the request
+proves to be (a player's token: that player; anything else: the table screen), so a reply can
+never carry another player's hidden dice. Refusals are JSON with ``error``, ``reason`` and, for
+an illegal move, ``rule``; see ``web.app`` for the status codes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from companion.engine import OPTIONS, action_from_dict, action_view
+from companion.engine.errors import MalformedAction
+from companion.table import Refused, TableService
+from web import render
+from web.hub import Hub
+from web.keys import Credential
+from web.security import (
+    ANON_COOKIE,
+    ApiError,
+    anon_csrf,
+    check_csrf,
+    credential,
+    host_cookie,
+    keys,
+    require,
+    set_secret_cookie,
+)
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+BOARDS = ("3-4", "5-6")
+
+
+def service() -> TableService:
+    return current_app.extensions["companion"].service
+
+
+def hub() -> Hub:
+    return current_app.extensions["companion"].hub
+
+
+def body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise ApiError(400, "malformed", "send a JSON object with Content-Type: application/json")
+    return data
+
+
+def int_field(data: dict[str, Any], name: str, required: bool = True) -> int | None:
+    value = data.get(name)
+    if value is None and not required:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ApiError(400, "malformed", f"{name} must be a whole number, not {value!r}")
+    return value
+
+
+def idem_key(data: dict[str, Any], cred: Credential) -> str | None:
+    """The client's double-tap key, scoped to who sent it (one phone cannot spend another's)."""
+    key = data.get("key")
+    if key is None:
+        return None
+    if not isinstance(key, str) or not 0 < len(key) <= 100:
+        raise ApiError(400, "malformed", "key must be a short string")
+    return f"{cred.actor}:{key}"
+
+
+def join_url(game_id: str, token: str) -> str:
+    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    return f"{base.rstrip('/')}/join/{game_id}/{token}"
+
+
+def viewer_for(game_id: str) -> str | None:
+    """Whose eyes a read request is for: ``?as=table`` is always the table screen; otherwise
+    a player's token makes it that player's view, and anything else the table's."""
+    if request.args.get("as") == "table":
+        return None
+    cred = credential(game_id, "player")
+    if request.args.get("as") == "player" and cred is None:
+        raise ApiError(401, "unauthorised", "this needs a player's token (scan your QR code)")
+    return cred.name if cred else None
+
+
+def acting(game_id: str, data: dict[str, Any]) -> Credential:
+    """The credential a state-changing request acts with (``"as": "host"`` for the host's
+    page), after its CSRF token is checked."""
+    role = data.get("as", "player")
+    if role not in ("player", "host"):
+        raise ApiError(400, "malformed", 'as must be "player" or "host"')
+    cred = require(game_id, role)
+    check_csrf(cred.token)
+    return cred
+
+
+def reply(game_id: str, viewer: str | None, **extra: Any) -> Response:
+    game = service().game(game_id)
+    return jsonify({**extra, **render.game_picture(game, viewer)})
+
+
+def private_refusal(exc: Refused, cred: Credential, player: str | None) -> Refused:
+    """An illegal-move reason talks about the acting player's own dice: it goes to that
+    player's phone only. Anyone else (the host acting for them) gets the rule, not the facts."""
+    if exc.code == "illegal" and cred.name != player:
+        reason = exc.reason
+        if reason.startswith("move ") and ": " in reason:  # a correction naming a later move
+            reason = reason.split(": ", 1)[0] + "; the reason concerns hidden dice"
+        else:
+            reason = (
+                f"the rules do not allow that now; the reason concerns {player}'s hidden dice "
+                "and is shown on their phone only"
+            )
+        return Refused(exc.code, reason, exc.rule)
+    return exc
+
+
+# --- games -----------------------------------------------------------------------------
+
+
+@api.get("/csrf")
+def csrf():
+    """A CSRF token for creating a game (browsers get it with the home page)."""
+    response = Response(mimetype="application/json")
+    response.set_data(json.dumps({"csrf": anon_csrf(response)}))
+    return response
+
+
+@api.get("/rules")
+def rules():
+    return jsonify(
+        {
+            "boards": list(BOARDS),
+            "options": {
+                name: {"values": list(values), "default": default, "text": text}
+                for name, (values, default, text) in OPTIONS.items()
+            },
+        }
+    )
+
+
+@api.get("/games")
+def list_games():
+    out = []
+    for g in service().games():
+        out.append(
+            {
+                "id": g.id,
+                "status": g.status,
+                "created_at": g.created_at,
+                "players": [s.name for s in g.setup.seats],
+                "round": g.state.round,
+                "phase": g.state.phase.value,
+                "seq": g.seq,
+            }
+        )
+    return jsonify({"games": out})
+
+
+@api.post("/games")
+def create_game():
+    """Create a game; the reply holds the host key (also set as a cookie) and join links."""
+    cookie = request.cookies.get(ANON_COOKIE)
+    if not cookie:
+        raise ApiError(403, "csrf", "no csrf cookie: load the home page (or GET /api/csrf) first")
+    check_csrf(cookie)
+    data = body()
+    setup = {"type": "setup", **{k: v for k, v in data.items() if k != "type"}}
+    if setup.get("board") not in (None, *BOARDS):
+        raise ApiError(400, "malformed", f"board must be one of {', '.join(BOARDS)}")
+    game = service().create_game(setup, actor="host")
+    host_key, tokens = keys().issue(game.id, [s.name for s in game.setup.seats])
+    response = jsonify(
+        {
+            "game_id": game.id,
+            "host_key": host_key,
+            "csrf": keys().csrf_for(host_key),
+            "seats": {name: join_url(game.id, tok) for name, tok in tokens.items()},
+            "seq": game.seq,
+        }
+    )
+    response.status_code = 201
+    set_secret_cookie(response, host_cookie(game.id), host_key)
+    return response
+
+
+@api.get("/games/<game_id>")
+def get_game(game_id: str):
+    game = service().game(game_id)
+    return jsonify(hub().snapshot(game, viewer_for(game_id)))
+
+
+@api.get("/games/<game_id>/board")
+def get_board(game_id: str):
+    return jsonify(render.board_json(service().game(game_id).state.board))
+
+
+@api.get("/games/<game_id>/me")
+def me(game_id: str):
+    """Who this request is for this game, and the CSRF token that goes with it."""
+    service().game(game_id)
+    out: dict[str, Any] = {"game_id": game_id, "player": None, "host": False}
+    player = credential(game_id, "player")
+    host = credential(game_id, "host")
+    if player:
+        out.update(player=player.name, csrf=keys().csrf_for(player.token))
+    if host:
+        out.update(host=True, host_csrf=keys().csrf_for(host.token))
+    return jsonify(out)
+
+
+@api.get("/games/<game_id>/seats")
+def seats(game_id: str):
+    """The host's list of join links (one secret per player), to show as QR codes."""
+    service().game(game_id)
+    require(game_id, "host")
+    tokens = keys().seats(game_id)
+    game = service().game(game_id)
+    return jsonify(
+        {
+            "seats": [
+                {"name": s.name, "colour": s.colour, "join": join_url(game_id, tokens[s.name])}
+                for s in game.setup.seats
+                if s.name in tokens
+            ]
+        }
+    )
+
+
+@api.get("/games/<game_id>/moves")
+def moves(game_id: str):
+    """The moves in effect, as the table sees them: what the host picks from to undo or
+    correct (hidden dice stay hidden even from the host)."""
+    game = service().game(game_id)
+    require(game_id, "host")
+    out = []
+    for entry in hub().log(game):
+        if entry.kind != "action" or entry.action is None:
+            continue
+        out.append(
+            {
+                "seq": entry.seq,
+                "type": entry.action.TYPE,
+                "player": entry.action.player,
+                "action": action_view(entry.before, entry.action, None),
+                "lines": render.entry_lines(entry, None),
+            }
+        )
+    return jsonify({"moves": out, "seq": game.seq})
+
+
+@api.post("/games/<game_id>/actions")
+def submit(game_id: str):
+    """One action (a roll typed on a phone, a claim, an offer...) as the player or the host."""
+    service().game(game_id)
+    data = body()
+    cred = acting(game_id, data)
+    expected = int_field(data, "expected_seq")
+    raw = data.get("action")
+    try:
+        action = action_from_dict(raw)
+    except MalformedAction as exc:
+        raise ApiError(400, "malformed", str(exc)) from None
+    try:
+        ack = service().submit(
+            game_id,
+            action,
+            actor=cred.actor,
+            expected_seq=expected,
+            key=idem_key(data, cred),
+        )
+    except Refused as exc:
+        raise private_refusal(exc, cred, action.player) from None
+    return reply(game_id, cred.name, accepted=ack.seq, duplicate=ack.duplicate)
+
+
+@api.post("/games/<game_id>/undo")
+def undo(game_id: str):
+    """Take back a move: a player their own last one; the host back to ``target``."""
+    service().game(game_id)
+    data = body()
+    cred = acting(game_id, data)
+    ack = service().undo(
+        game_id,
+        actor=cred.actor,
+        expected_seq=int_field(data, "expected_seq"),
+        target=int_field(data, "target", required=False),
+        key=idem_key(data, cred),
+    )
+    return reply(game_id, cred.name, accepted=ack.seq, duplicate=ack.duplicate)
+
+
+@api.post("/games/<game_id>/corrections")
+def correct(game_id: str):
+    """The host fixes a recorded move (a misread die), with a reason for the audit trail."""
+    service().game(game_id)
+    data = {**body(), "as": "host"}
+    cred = acting(game_id, data)
+    why = data.get("why")
+    if not isinstance(why, str):
+        raise ApiError(400, "malformed", "why must say why the move is corrected")
+    raw = data.get("action")
+    try:
+        fixed = action_from_dict(raw)
+    except MalformedAction as exc:
+        raise ApiError(400, "malformed", str(exc)) from None
+    try:
+        ack = service().correct(
+            game_id,
+            actor=cred.actor,
+            target=int_field(data, "target"),
+            action=fixed,
+            why=why,
+            expected_seq=int_field(data, "expected_seq"),
+            key=idem_key(data, cred),
+        )
+    except Refused as exc:
+        raise private_refusal(exc, cred, fixed.player) from None
+    return reply(game_id, None, accepted=ack.seq, duplicate=ack.duplicate)
+
+
+@api.post("/games/<game_id>/status")
+def set_status(game_id: str):
+    """The host ends the game (``finished``), reopens it (``active``) or archives it."""
+    service().game(game_id)
+    data = {**body(), "as": "host"}
+    cred = acting(game_id, data)
+    status = data.get("status")
+    if status not in ("active", "finished", "archived"):
+        raise ApiError(400, "malformed", 'status must be "active", "finished" or "archived"')
+    service().set_status(game_id, status, actor=cred.actor)
+    return reply(game_id, None)
+
+
+@api.get("/games/<game_id>/record")
+def record(game_id: str):
+    """The game record (JSON Lines) once the game is over. Before that it would show every
+    hidden die, so it is refused."""
+    game = service().game(game_id)
+    if game.status == "active" and not game.state.is_over:
+        raise ApiError(
+            409,
+            "not_over",
+            "the record shows every die, hidden ones too: it can be exported once the game is "
+            "over (or the host ends it)",
+        )
+    response = Response(service().export(game_id), mimetype="application/x-ndjson")
+    response.headers["Content-Disposition"] = f'attachment; filename="godfather-{game_id}.jsonl"'
+    return response
+
+
+@api.get("/games/<game_id>/events")
+def events(game_id: str):
+    """Server-Sent Events: the viewer's full picture at once, then one ``update`` per event.
+    A reconnect (``Last-Event-ID``) gets the full picture again with what it missed marked."""
+    service().game(game_id)
+    viewer = viewer_for(game_id)
+    raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
+    last: int | None = None
+    if raw:
+        try:
+            last = int(raw)
+        except ValueError:
+            raise ApiError(400, "malformed", "Last-Event-ID must be a move number") from None
+    stream = hub().stream(game_id, viewer, last)
+    return Response(
+        stream,
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

@@ -1,0 +1,106 @@
+"""The Flask application factory: the table service, the keys, the event hub and the blueprints.
+
+One process holds one :class:`TableService` (the single writer of every game), so the app
+must be served by a threaded server in one process (``web.server`` runs waitress).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from companion.paths import default_data_dir
+from companion.table import Refused, TableService
+from web.hub import Hub
+from web.keys import KeyStore
+from web.security import ApiError
+
+log = logging.getLogger(__name__)
+
+# Refusal codes of the table service, as HTTP statuses.
+REFUSED_STATUS = {
+    "malformed": 400,
+    "forbidden": 403,
+    "not_found": 404,
+    "stale": 409,
+    "closed": 409,
+    "illegal": 422,
+}
+
+
+@dataclass
+class Companion:
+    """What the blueprints share, kept on ``app.extensions["companion"]``."""
+
+    service: TableService
+    keys: KeyStore
+    hub: Hub
+    owns_service: bool
+
+    def close(self) -> None:
+        self.hub.close()
+        self.keys.close()
+        if self.owns_service:
+            self.service.close()
+
+
+def create_app(config: dict[str, Any] | None = None, service: TableService | None = None) -> Flask:
+    """A ready app. ``config``: ``DATA_DIR`` (the data folder; default as for every
+    ``companion`` command), ``PUBLIC_URL`` (the address phones use, for join QR codes when
+    the page was opened on the Pi itself), ``PHONE_DICE`` (offer dice entry on the phones;
+    default True: no hardware reader is wired to the web app yet)."""
+    app = Flask(__name__)
+    app.config.update(DATA_DIR=None, PUBLIC_URL=None, PHONE_DICE=True, JSON_SORT_KEYS=False)
+    app.config.update(config or {})
+    data_dir = Path(app.config["DATA_DIR"] or default_data_dir())
+    owns = service is None
+    service = service or TableService(data_dir)
+    companion = Companion(service, KeyStore(data_dir), Hub(service), owns)
+    app.extensions["companion"] = companion
+
+    from web.api import api
+    from web.pages import pages
+
+    app.register_blueprint(api)
+    app.register_blueprint(pages)
+    _error_handlers(app)
+    return app
+
+
+def _error_json(status: int, code: str, reason: str, rule: str | None = None):
+    body = {"error": code, "reason": reason}
+    if rule:
+        body["rule"] = rule
+    response = jsonify(body)
+    response.status_code = status
+    return response
+
+
+def _error_handlers(app: Flask) -> None:
+    """Every refusal is a 4xx with a reason a person can act on; nothing escapes as a bare
+    500 page (an unexpected bug is logged and answered as JSON without its details)."""
+
+    @app.errorhandler(Refused)
+    def refused(exc: Refused):
+        return _error_json(REFUSED_STATUS.get(exc.code, 400), exc.code, exc.reason, exc.rule)
+
+    @app.errorhandler(ApiError)
+    def api_error(exc: ApiError):
+        return _error_json(exc.status, exc.code, exc.reason, exc.rule)
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        if request.path.startswith("/api/") or request.path == "/openapi.json":
+            code = (exc.name or "error").lower().replace(" ", "_")
+            return _error_json(exc.code or 400, code, exc.description or exc.name)
+        return exc
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception):
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        return _error_json(500, "internal", "something went wrong on the companion; see its log")

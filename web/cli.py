@@ -1,0 +1,106 @@
+"""``companion serve``: start the web companion and show the phones where to find it.
+
+Wiring (in ``companion/cli.py``)::
+
+    from web.cli import add_serve_parser
+    add_serve_parser(sub)        # registers "serve" with its own func
+
+It prints every address the table can use and a QR code of the first one, so the host points
+a phone camera at the terminal instead of typing an IP address.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from pathlib import Path
+
+import segno
+
+from companion.paths import default_data_dir
+from companion.table import StorageError
+
+DEFAULT_PORT = 8000
+
+
+def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    """Register ``serve``; its ``func`` runs the server until Ctrl-C."""
+    p = subparsers.add_parser(
+        "serve",
+        help="start the web companion: table screen, phones, host page",
+        description="Serve the table screen and the phones on the local network.",
+    )
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (default: %(default)s)")
+    p.add_argument(
+        "--host",
+        default="0.0.0.0",
+        help="address to listen on (default: every interface, so phones can join; "
+        "127.0.0.1 keeps it to this machine)",
+    )
+    p.add_argument(
+        "--data",
+        default=str(default_data_dir()),
+        metavar="DIR",
+        help="the data folder holding the games database (default: %(default)s)",
+    )
+    p.add_argument("--threads", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    p.set_defaults(func=run_serve)
+    return p
+
+
+def addresses(host: str, port: int) -> list[str]:
+    from web.server import lan_addresses
+
+    if host in ("0.0.0.0", "", "::"):
+        ips = lan_addresses()
+        return [f"http://{ip}:{port}/" for ip in ips] + [f"http://localhost:{port}/"]
+    return [f"http://{host}:{port}/"]
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Start waitress in this process (the table service is the single writer) and block."""
+    from web.app import create_app
+    from web.server import THREADS, make_server
+
+    if args.threads is not None and args.threads < 16:
+        print("companion: --threads must be at least 16 (each open page holds one)",
+              file=sys.stderr)
+        return 2
+    data = Path(args.data)
+    urls = addresses(args.host, args.port)
+    try:
+        app = create_app({"DATA_DIR": str(data), "PUBLIC_URL": urls[0]})
+        server = make_server(app, args.host, args.port, args.threads or THREADS)
+    except StorageError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"companion: cannot listen on {args.host}:{args.port}: {exc.strerror}",
+              file=sys.stderr)
+        return 1
+    port = server.effective_port  # type: ignore[attr-defined]
+    urls = addresses(args.host, port)
+    app.config["PUBLIC_URL"] = urls[0]
+    print("Godfather companion is running. Open this on the table screen or any phone:")
+    for url in urls:
+        print(f"  {url}")
+    if not args.no_qr:
+        print()
+        segno.make(urls[0], error="m").terminal(compact=True)
+        print(f"\nScan to open {urls[0]} (phones must be on the same Wi-Fi).")
+    print(f"Games are saved in {data}. Stop with Ctrl-C.", flush=True)
+
+    def stop(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        server.run()  # type: ignore[attr-defined]
+    except KeyboardInterrupt:
+        pass
+    finally:
+        app.extensions["companion"].close()
+        server.close()  # type: ignore[attr-defined]
+    return 0

@@ -1,0 +1,198 @@
+"""Live updates: the table service's events fanned out to every open Server-Sent Events stream.
+
+The table service calls its subscribers inside its write lock, so the callback here only
+appends the event to a per-game buffer and wakes the streams. Each stream then builds its own
+viewer's picture outside the lock; the same (event, viewer) is rendered once and shared by
+every stream of that viewer (a table screen on the TV and one on a laptop, say).
+
+Every stream starts with a ``: keepalive`` comment (waitress sends nothing until the first
+bytes, and a phone would sit on "connecting"), then the full picture for its viewer with the
+current seq as its id, then one ``update`` per event. A quiet stream gets a comment every
+``KEEPALIVE`` seconds so proxies and waitress's channel timeout leave it open, and so a closed
+phone is noticed and its thread freed.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict, deque
+from collections.abc import Iterator
+from typing import Any
+
+from companion.engine import action_view
+from companion.engine.narrate import narrate
+from companion.table import Event, Game, TableService
+from web import render
+
+KEEPALIVE = 10.0  # seconds between comments on a quiet stream (the spec suggests ~15)
+BUFFER = 512  # events kept per game for streams that fall behind
+RETRY_MS = 1500  # how soon EventSource reconnects after a drop
+
+
+def sse(event: str | None, data: Any, event_id: int | None = None) -> str:
+    """One Server-Sent Events message (JSON data on a single line)."""
+    head = ""
+    if event_id is not None:
+        head += f"id: {event_id}\n"
+    if event:
+        head += f"event: {event}\n"
+    return head + "data: " + json.dumps(data, separators=(",", ":")) + "\n\n"
+
+
+class GameFeed:
+    """One game's recent events, and the streams waiting for the next one."""
+
+    def __init__(self, service: TableService, game_id: str) -> None:
+        self.game_id = game_id
+        self.cond = threading.Condition()
+        self.events: deque[Event] = deque(maxlen=BUFFER)
+        self.closed = False
+        self._rendered: OrderedDict[tuple[int, str | None], str] = OrderedDict()
+        self._render_lock = threading.Lock()
+        self._service = service
+        self.unsubscribe = service.subscribe(self._on_event, game_id)
+
+    def _on_event(self, event: Event) -> None:
+        # Called inside the table service's lock: only append and wake.
+        with self.cond:
+            self.events.append(event)
+            self.cond.notify_all()
+
+    def after(self, seq: int) -> tuple[list[Event], bool]:
+        """Buffered events after ``seq``; False if some were already dropped from the buffer."""
+        with self.cond:
+            out = [e for e in self.events if e.seq > seq]
+            complete = not out or out[0].seq == seq + 1
+            if not out and self.events and self.events[-1].seq > seq:
+                complete = False
+        return out, complete
+
+    def update(self, event: Event, viewer: str | None) -> str:
+        """The ``update`` message for one viewer, rendered once per (event, viewer)."""
+        key = (event.seq, viewer)
+        with self._render_lock:
+            hit = self._rendered.get(key)
+        if hit is not None:
+            return hit
+        if event.kind == "action" and event.action is not None:
+            lines = narrate(event.before, event.action, event.state, viewer)
+            action = action_view(event.before, event.action, viewer)
+            last_action = event.action
+        else:
+            lines = render.note_lines(event.kind, event.actor, event.payload, viewer)
+            action = None
+            last_action = None
+        status = self._status(event)
+        data = {
+            "kind": event.kind,
+            "lines": lines,
+            "action": action,
+            **render.picture(
+                event.state,
+                event.seq,
+                status,
+                viewer,
+                last_kind=event.kind,
+                last_action=last_action,
+            ),
+        }
+        text = sse("update", data, event.seq)
+        with self._render_lock:
+            self._rendered[key] = text
+            while len(self._rendered) > BUFFER * 4:
+                self._rendered.popitem(last=False)
+        return text
+
+    def _status(self, event: Event) -> str:
+        """The game's status right after ``event``: a status event says it, a finishing move
+        ends the game, and moves and undos are only taken while it is active."""
+        if event.kind == "status":
+            return str(event.payload["status"])
+        if event.state.is_over:
+            return "finished"
+        if event.kind == "correction":
+            status = self._service.game(self.game_id).status
+            return "active" if status == "finished" else status
+        return "active"
+
+
+class Hub:
+    """All feeds, one per game with an open stream; closing it ends every stream."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self._feeds: dict[str, GameFeed] = {}
+        self._lock = threading.Lock()
+        self._logs: dict[str, tuple[int, list[render.LogEntry]]] = {}
+        self.closed = False
+
+    def feed(self, game_id: str) -> GameFeed:
+        with self._lock:
+            feed = self._feeds.get(game_id)
+            if feed is None:
+                feed = self._feeds[game_id] = GameFeed(self.service, game_id)
+            return feed
+
+    def log(self, game: Game) -> list[render.LogEntry]:
+        """The game's log, rebuilt only when the game has moved on since the last call."""
+        with self._lock:
+            cached = self._logs.get(game.id)
+        if cached is not None and cached[0] == game.seq:
+            return cached[1]
+        entries = render.build_log(game)
+        with self._lock:
+            self._logs[game.id] = (game.seq, entries)
+        return entries
+
+    def snapshot(self, game: Game, viewer: str | None, since: int | None = None) -> dict:
+        """The full picture for a (re)connecting viewer, with the log's recent lines; lines
+        newer than ``since`` (the last event the client saw) are marked as missed."""
+        data = render.game_picture(game, viewer)
+        log = render.log_json(self.log(game), viewer)
+        if since is not None:
+            for item in log:
+                item["missed"] = item["seq"] > since
+        data["log"] = log
+        data["since"] = since
+        return data
+
+    def stream(
+        self, game_id: str, viewer: str | None, last_event_id: int | None
+    ) -> Iterator[str]:
+        """The text of one SSE stream, until the client goes away or the server stops."""
+        feed = self.feed(game_id)  # subscribe before reading the game: nothing falls between
+        yield f"retry: {RETRY_MS}\n: keepalive\n\n"
+        game = self.service.game(game_id)
+        since = last_event_id if last_event_id is not None and last_event_id <= game.seq else None
+        yield sse("view", self.snapshot(game, viewer, since), game.seq)
+        cursor = game.seq
+        while not self.closed:
+            with feed.cond:
+                if not (feed.events and feed.events[-1].seq > cursor) and not self.closed:
+                    feed.cond.wait(KEEPALIVE)
+            if self.closed:
+                return
+            events, complete = feed.after(cursor)
+            if not complete:
+                # This stream fell further behind than the buffer: start it afresh.
+                game = self.service.game(game_id)
+                yield sse("view", self.snapshot(game, viewer, cursor), game.seq)
+                cursor = game.seq
+                continue
+            if not events:
+                yield ": keepalive\n\n"
+                continue
+            for event in events:
+                yield feed.update(event, viewer)
+                cursor = event.seq
+
+    def close(self) -> None:
+        """Wake and end every stream (the server is stopping)."""
+        self.closed = True
+        with self._lock:
+            feeds = list(self._feeds.values())
+        for feed in feeds:
+            feed.unsubscribe()
+            with feed.cond:
+                feed.cond.notify_all()
