@@ -129,7 +129,9 @@ def _signature(state: State, wait: Wait) -> tuple[object, ...]:
     """What applying this roll is sure to change: while it is unchanged, a roll handed out
     has not been applied yet."""
     if wait.does == "godfather_roll":
-        return (tuple(s for s, _ in state.rolloff), sum(f is not None for _, f in state.rolloff))
+        # This player's own entry: another player's roll being applied changes nothing here.
+        faces = dict(state.rolloff)
+        return (tuple(faces), faces.get(state.seat(wait.player)))
     if wait.does == "vegas_roll":
         return (state.round, state.vegas_faces)
     p = state.players[state.seat(wait.player)]

@@ -453,7 +453,7 @@ class TableService:
     def _authorise(self, game: Game, actor: str, action: Action) -> None:
         if actor == "host" or actor == f"player:{action.player}":
             return
-        if actor.startswith("dice:") and isinstance(action, DICE_ACTIONS):
+        if (actor == "dice" or actor.startswith("dice:")) and isinstance(action, DICE_ACTIONS):
             return
         raise Refused("forbidden", f"{actor} cannot act for {action.player}")
 

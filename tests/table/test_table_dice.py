@@ -1,0 +1,54 @@
+"""End to end: simulated smart dice roll every die of a whole game through the table service."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from companion.dice.service import DiceService
+from companion.engine import legal_actions, waiting_for
+from companion.simulate import random_setup
+from companion.table import Refused, TableService
+from companion.table.dice_bridge import DiceBridge
+
+DICE_WAITS = {"roll", "vegas_roll", "godfather_roll"}
+
+
+def test_simulated_dice_play_every_roll_of_a_game_through_the_table_service(tmp_path):
+    service = TableService(tmp_path / "games")
+    setup = random_setup(4)
+    game = service.create_game(setup)
+    bridge = DiceBridge(service, game.id)
+    dice = DiceService(tmp_path / "dice", table="test", on_action=bridge.offer,
+                       simulate=[s.colour for s in setup.seats], roll_time=0.0, tick=0.01,
+                       early_grace=0.0)
+    bridge.start(dice)
+    rng = random.Random(4)
+    deadline = time.monotonic() + 120
+    try:
+        while not service.game(game.id).state.is_over:
+            assert time.monotonic() < deadline, "the game stalled"
+            g = service.game(game.id)
+            choices = [w for w in waiting_for(g.state) if w.does not in DICE_WAITS]
+            if not choices:
+                time.sleep(0.002)  # only dice are awaited: the simulated dice will roll
+                continue
+            w = rng.choice(choices)
+            options = legal_actions(g.state, w.player)
+            sets = [a for a in options if a.TYPE in ("claim", "muscle_out")]
+            action = rng.choice(sets) if sets and rng.random() < 0.8 else (
+                options[0] if w.does in ("resolve", "reroll") else rng.choice(options))
+            try:
+                service.submit(game.id, action, actor=f"player:{w.player}", expected_seq=g.seq)
+            except Refused as exc:
+                assert exc.code == "stale", exc  # the dice moved the game on meanwhile
+    finally:
+        bridge.stop()
+    g = service.game(game.id)
+    dice_moves = [e for e in g.events if e.actor == "dice"]
+    assert g.status == "finished" and not bridge.refused
+    assert len(dice_moves) >= 20  # every roll of the game came off the dice
+    assert {e.payload["type"] for e in dice_moves} >= {"godfather_roll", "roll"}
+    assert not any(e.actor.startswith("player:") and e.payload["type"] in DICE_WAITS
+                   for e in g.events)
+    service.close()
