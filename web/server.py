@@ -63,8 +63,21 @@ class Running:
         deadline = time.monotonic() + 5
         while dispatcher.active_count and time.monotonic() < deadline:
             time.sleep(0.02)
-        self.server.close()  # type: ignore[attr-defined]
+        stop_server(self.server)
         self.thread.join(timeout=10)
+
+
+def stop_server(server: object) -> None:
+    """Stop a server whose loop runs in another thread. Its sockets are closed from inside
+    its own loop (through waitress's trigger), so the loop never selects on a closed socket;
+    once its map is empty the loop returns."""
+
+    def close_all() -> None:
+        for channel in list(server._map.values()):  # type: ignore[attr-defined]
+            channel.close()
+
+    server.task_dispatcher.shutdown(timeout=5)  # type: ignore[attr-defined]
+    server.trigger.pull_trigger(close_all)  # type: ignore[attr-defined]
 
 
 def make_server(app: Flask, host: str, port: int, threads: int = THREADS):
