@@ -34,11 +34,12 @@ from companion.engine.actions import (
     VegasRoll,
     action_from_dict,
 )
-from companion.engine.apply import apply, game_end_reason, new_game
+from companion.engine.apply import apply, new_game
 from companion.engine.board import Ability, Board, SetKind
 from companion.engine.board_file import BoardError, Problem, check_board, parse_board
 from companion.engine.errors import MalformedAction, RuleViolation
 from companion.engine.legal import Waiting, legal_actions, waiting_for
+from companion.engine.phases.cleanup import game_end_reason
 from companion.engine.rules import OPTIONS, HouseRules
 from companion.engine.scoring import Scores, score, score_position
 from companion.engine.state import OfferStep, Phase, PlayerState, State

@@ -26,9 +26,9 @@ from companion.engine.actions import (
     TakeFavor,
     UseFavor,
 )
-from companion.engine.apply import empty_matches
 from companion.engine.board import Ability
 from companion.engine.dice import sub_multisets
+from companion.engine.phases.resolution import empty_matches
 from companion.engine.state import OfferStep, Phase, State
 
 

@@ -7,8 +7,8 @@ table screen reads "Maria rolled her dice", Maria's phone reads "You rolled 2-3-
 from __future__ import annotations
 
 from companion.engine.actions import Action
-from companion.engine.apply import game_end_reason
 from companion.engine.board import ABILITY_TEXT, Ability
+from companion.engine.phases.cleanup import game_end_reason
 from companion.engine.state import Phase, State
 from companion.engine.view import HIDDEN, action_view
 

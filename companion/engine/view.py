@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.actions import Action, KeepVegas, Reroll, RevealFavor, Roll
-from companion.engine.apply import game_end_reason
 from companion.engine.legal import waiting_for
+from companion.engine.phases.cleanup import game_end_reason
 from companion.engine.scoring import score
 from companion.engine.state import Phase, State
 
