@@ -337,6 +337,10 @@ def build_parser() -> argparse.ArgumentParser:
     data_option(p)
     p.set_defaults(func=cmd_import)
 
+    from web.cli import add_serve_parser
+
+    add_serve_parser(sub)
+
     from companion.die.cli import add_die_parser, run_die
 
     add_die_parser(sub).set_defaults(func=run_die)
