@@ -80,3 +80,61 @@ class DiceBridge:
                     assert self.dice is not None
                     self.dice.expect(self.service.game(self.game_id).state)
                     break
+
+
+class TableDice:
+    """The table's dice, following the game being played: one physical table has one set.
+
+    ``mode`` is ``simulated`` (virtual dice roll for every family after ``roll_time``: the
+    default with no hardware), ``phone`` (players tap their faces), or ``bluetooth`` (Pixels and
+    GoDice on the Pi's radio). Phone entry works in every mode. ``follow(game_id)`` hands the
+    dice to a game (the web app calls it when a game is created or resumed); ``stop()`` with
+    the server.
+    """
+
+    MODES = ("simulated", "phone", "bluetooth")
+
+    def __init__(self, service: TableService, data_dir, mode: str = "simulated",
+                 roll_time: float = 1.5, table: str = "default", **dice_options) -> None:
+        if mode not in self.MODES:
+            raise ValueError(f"dice mode {mode!r}: choose one of {', '.join(self.MODES)}")
+        self.service = service
+        self.data_dir = data_dir
+        self.mode = mode
+        self.roll_time = roll_time
+        self.table = table
+        self.dice_options = dice_options
+        self.game_id: str | None = None
+        self.bridge: DiceBridge | None = None
+        self._lock = threading.Lock()
+
+    def follow(self, game_id: str) -> DiceBridge:
+        """Give the dice to ``game_id`` (a no-op if they already follow it)."""
+        with self._lock:
+            if self.bridge is not None and self.game_id == game_id:
+                return self.bridge
+            if self.bridge is not None:
+                self.bridge.stop()
+            game = self.service.game(game_id)
+            bridge = DiceBridge(self.service, game_id)
+            colours = [s.colour or s.name for s in game.setup.seats]
+            dice = DiceService(
+                self.data_dir, table=self.table, on_action=bridge.offer,
+                bluetooth=self.mode == "bluetooth",
+                simulate=colours if self.mode == "simulated" else (),
+                roll_time=self.roll_time, **self.dice_options,
+            )
+            self.bridge, self.game_id = bridge.start(dice), game_id
+            return bridge
+
+    def enter(self, game_id: str, player: str, faces: list[int]) -> None:
+        """A player's tapped faces (raises ``PhoneEntryError`` with a sentence for the phone)."""
+        bridge = self.follow(game_id)
+        assert bridge.dice is not None
+        bridge.dice.enter(player, faces)
+
+    def stop(self) -> None:
+        with self._lock:
+            if self.bridge is not None:
+                self.bridge.stop()
+            self.bridge = self.game_id = None

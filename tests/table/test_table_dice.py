@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
+
 from companion.dice.service import DiceService
 from companion.engine import legal_actions, waiting_for
 from companion.simulate import random_setup
@@ -51,4 +53,30 @@ def test_simulated_dice_play_every_roll_of_a_game_through_the_table_service(tmp_
     assert {e.payload["type"] for e in dice_moves} >= {"godfather_roll", "roll"}
     assert not any(e.actor.startswith("player:") and e.payload["type"] in DICE_WAITS
                    for e in g.events)
+    service.close()
+
+
+def test_the_table_dice_follow_the_game_being_played(tmp_path):
+    from companion.dice.phone import PhoneEntryError
+    from companion.table.dice_bridge import TableDice
+
+    service = TableService(tmp_path / "games")
+    first = service.create_game(random_setup(3))
+    second = service.create_game(random_setup(4))
+    dice = TableDice(service, tmp_path / "dice", mode="phone", tick=0.01, early_grace=0.0)
+    try:
+        dice.follow(first.id)
+        dice.enter(first.id, "Maria", [6])  # phone entry: Maria's roll for Godfather
+        deadline = time.monotonic() + 10
+        while not service.game(first.id).effective and time.monotonic() < deadline:
+            time.sleep(0.01)
+        [(_, action)] = service.game(first.id).effective
+        assert action.to_dict() == {"type": "godfather_roll", "player": "Maria", "face": 6}
+        assert service.game(first.id).events[-1].actor == "dice"
+        with pytest.raises(PhoneEntryError) as err:
+            dice.enter(second.id, "Vincent", [2, 3])  # the dice move to the other game
+        assert dice.game_id == second.id
+        assert "Vincent" in str(err.value)  # a sentence for Vincent's phone
+    finally:
+        dice.stop()
     service.close()
