@@ -35,7 +35,8 @@ def roll(state: State, seat: int, a: Roll) -> State:
         raise RuleViolation(PHASE_RULE[state.phase], what)
     if len(a.faces) != p.to_roll:
         raise RuleViolation(
-            PHASE_RULE[state.phase], f"{p.name} rolls {p.to_roll} dice, not {len(a.faces)}"
+            PHASE_RULE[state.phase],
+            f"{p.name} rolls {p.to_roll} {'die' if p.to_roll == 1 else 'dice'}, not {len(a.faces)}",
         )
     new_dice = tuple(Die(f, sets_only=p.to_roll_sets_only) for f in a.faces)
     state = state.with_player(
