@@ -31,7 +31,8 @@ class PhoneEntry:
             raise PhoneEntryError(f"{player} has no dice to roll now")
         need = waits[0].dice
         if len(faces) != need:
-            raise PhoneEntryError(f"{player} rolls {need} {'die' if need == 1 else 'dice'}, not {len(faces)}")
+            word = "die" if need == 1 else "dice"
+            raise PhoneEntryError(f"{player} rolls {need} {word}, not {len(faces)}")
         bad = [f for f in faces if not isinstance(f, int) or not 1 <= f <= 6]
         if bad:
             raise PhoneEntryError(f"a die shows 1 to 6, not {bad[0]!r}")
