@@ -25,6 +25,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from companion.engine import action_view, new_game, player_view
+from companion.engine.view import dice_public
 from companion.table import Event, TableService
 from web import create_app
 from web.server import Running, start_in_thread
@@ -312,3 +314,54 @@ def server_factory() -> Iterator[Callable[[Path], Server]]:
         for s in started:
             if s.running.thread.is_alive():
                 stop_server(s)
+
+
+def normal(data: Any) -> Any:
+    """What the data looks like after a trip through JSON (tuples become lists)."""
+    return json.loads(json.dumps(data))
+
+
+def _check_message(msg, viewer, events, service, game_id):
+    """One received message is exactly the engine's view for this viewer at its seq, and no
+    other player's hidden dice or Vegas lock is in it."""
+    data = msg.data
+    seq = msg.id
+    if msg.event == "update":
+        ev = events[seq]
+        state = ev.state
+        if ev.kind == "action":
+            assert data["action"] == normal(action_view(ev.before, ev.action, viewer))
+    else:
+        state = service_state_at(events, seq, service, game_id)
+    assert data["viewer"] == viewer
+    assert data["view"] == normal(player_view(state, viewer)), f"seq {seq}"
+    for i, p in enumerate(data["view"]["players"]):
+        own = p["name"] == viewer
+        assert ("dice" in p) == (own or dice_public(state, i)), (seq, viewer, p["name"])
+        if not own:
+            assert "locked" not in p and "to_roll" not in p
+    for w in data["view"]["waiting"]:
+        if w["player"] != viewer and w["does"] in ("roll", "keep_vegas"):
+            assert "dice" not in w or state.phase.value == "resolution"
+    for c in data["choices"]:
+        assert c["action"]["player"] == viewer
+    if msg.event == "update" and viewer is not None:
+        raw = msg.raw
+        for other in state.players:
+            if other.name != viewer and other.locked:
+                assert '"locked"' not in raw.split(f'"name":"{other.name}"', 1)[1].split(
+                    '"name"', 1)[0]
+
+
+def service_state_at(events, seq, service, game_id):
+    if seq == 0:
+        game = service.game(game_id)
+        return new_game(game.setup, game.state.board)
+    return events[seq].state
+
+
+@pytest.fixture
+def check_message() -> Callable[..., None]:
+    """``check(msg, viewer, events_by_seq, service, game_id)``: one received SSE message is
+    exactly the engine's view for its viewer at its seq, and leaks no hidden die."""
+    return _check_message

@@ -555,20 +555,20 @@ function phonePage() {
     turn.className = "turn" + (v.waiting.some((w) => w.player === me) ? " me" : "");
     const waits = v.waiting.filter((w) => w.player === me && ["roll", "godfather_roll", "vegas_roll"].includes(w.does));
     const cards = [];
+    if (pic.scores) {
+      cards.push(h("section", { class: "card" }, h("h2", { text: "Game over" }),
+        h("p", { text: v.end || "The host ended the game." }), scoreTable(pic.scores, v),
+        h("p", {}, h("a", { href: `/end/${id}`, text: "Scores and chart" }))));
+    }
     if (pic.status === "active" && waits.length && PAGE.phoneDice === "1") cards.push(diceEntry(waits[0]));
     const selectable = pic.choices.some((c) => c.dice.length);
-    cards.push(h("section", { class: "card", id: "dice-card" }, h("h2", { text: "Your dice" }),
+    if (!pic.scores) cards.push(h("section", { class: "card", id: "dice-card" }, h("h2", { text: "Your dice" }),
       dice.length ? diceRow(dice, selectable) : h("p", { class: "muted", text: "No dice behind your screen." }),
       mine && mine.favor ? h("p", { class: "small" }, "Your favor: ", dieFace(mine.favor, { small: true })) : null));
     const b = builder(pic, dice);
     if (b) cards.push(b);
     if (pic.can_undo) {
       cards.push(h("section", { class: "card" }, h("button", { class: "danger", id: "undo", onclick: () => send("undo", {}) }, "Undo my last move")));
-    }
-    if (pic.scores) {
-      cards.push(h("section", { class: "card" }, h("h2", { text: "Game over" }),
-        h("p", { text: v.end || "The host ended the game." }), scoreTable(pic.scores, v),
-        h("p", {}, h("a", { href: `/end/${id}`, text: "Scores and chart" }))));
     }
     fill("cards", cards);
     fill("others", playersBox(v, me));
