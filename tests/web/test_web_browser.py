@@ -85,8 +85,8 @@ class Table:
                     "#my-dice [data-owner]", "els => els.map(e => Number(e.dataset.face))"))
                 assert mine == sorted(d.face for d in state.players[state.seat(name)].dice)
 
-    def shot(self, page, name: str) -> None:
-        page.screenshot(path=str(self.shots / name), full_page=True)
+    def shot(self, page, name: str, full: bool = True) -> None:
+        page.screenshot(path=str(self.shots / name), full_page=full)
 
 
 def pick(rng: random.Random, state, player: str, buttons: list[dict]) -> dict:
@@ -219,11 +219,12 @@ def test_a_whole_game_through_the_pages_shows_each_phone_only_its_own_dice(
                 resolving = state.name(state.turn)
                 if any(isinstance(a, Claim | MuscleOut) for a in _legal(state, resolving)) and any(
                         isinstance(a, UseFavor) for a in _legal(state, resolving)):
-                    t.shot(t.phones[resolving], "phone.png")
+                    t.shot(t.phones[resolving], "phone.png", full=False)
+                    t.shot(t.phones[resolving], "phone-full.png")
                     t.shot(t.table, "table.png")
                     shots_taken.add("res")
             if state.phase.value == "offer" and "offer" not in shots_taken:
-                t.shot(t.phones[state.name(state.godfather)], "godfather.png")
+                t.shot(t.phones[state.name(state.godfather)], "godfather.png", full=False)
                 shots_taken.add("offer")
         assert moves > 100 and not t.errors, t.errors
         # The end of the game on every page.

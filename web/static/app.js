@@ -528,8 +528,10 @@ function phonePage() {
       const helping = favors.filter((c) => c.helps);
       const others = favors.filter((c) => !c.helps);
       out.push(h("h3", { text: "Favors" }));
-      if (helping.length) out.push(h("div", {}, helping.map((c) => choiceButton(c))));
-      else out.push(h("p", { class: "muted small", text: "No favor opens a new neighborhood right now." }));
+      if (helping.length) {
+        out.push(h("div", {}, helping.slice(0, 4).map((c) => choiceButton(c))));
+        if (helping.length > 4) out.push(h("details", {}, h("summary", { text: `More favors that help (${helping.length - 4})` }), helping.slice(4).map((c) => choiceButton(c))));
+      } else out.push(h("p", { class: "muted small", text: "No favor opens a new neighborhood right now." }));
       if (others.length) out.push(h("details", {}, h("summary", { text: `Other favors (${others.length})` }), others.map((c) => choiceButton(c))));
     }
     if (recruit.length || bet.length) {
