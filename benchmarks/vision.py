@@ -134,6 +134,8 @@ def main() -> int:
                                             for _, s in columns))
     print(f"{'ms per image (1 core)':22}" + "".join(f"{s.ms_per_image:>26.1f}"
                                                      for _, s in columns))
+    print(f"{'  of which CPU time':22}" + "".join(f"{s.cpu_ms_per_image:>26.1f}"
+                                                  for _, s in columns))
     print(f"the research notes' own run of blob+DBSCAN: {100 * NOTES_BASELINE:.1f}% read right")
     print("targets: >= 99% read right, < 1% phantom, < 15 ms per image")
     print()

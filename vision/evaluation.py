@@ -81,6 +81,7 @@ class Score:
     phantom: int = 0
     exact_images: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # process CPU time: what the reading costs when others share the CPU
     confusion: np.ndarray = field(default_factory=lambda: np.zeros((7, 8), int))
     failures: list[str] = field(default_factory=list)
 
@@ -114,7 +115,7 @@ class Score:
 
     def merge(self, other: Score) -> None:
         for k in ("images", "labelled", "right", "wrong", "abstained", "missed", "phantom",
-                  "exact_images", "seconds"):
+                  "exact_images", "seconds", "cpu_seconds"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.confusion += other.confusion
         self.failures += other.failures
@@ -132,6 +133,10 @@ class Score:
     def ms_per_image(self) -> float:
         return 1000 * self.seconds / self.images if self.images else 0.0
 
+    @property
+    def cpu_ms_per_image(self) -> float:
+        return 1000 * self.cpu_seconds / self.images if self.images else 0.0
+
     def as_json(self) -> dict:
         return {
             "images": self.images, "labelled": self.labelled,
@@ -144,6 +149,7 @@ class Score:
             "exact_images_95": [round(x, 4) for x in wilson(self.exact_images, self.images)],
             "abstained": self.abstained,
             "ms_per_image": round(self.ms_per_image, 2),
+            "cpu_ms_per_image": round(self.cpu_ms_per_image, 2),
             "confusion": {"rows": "true value 1..6",
                           "columns": ["unsure", 1, 2, 3, 4, 5, 6, "missed"],
                           "counts": self.confusion[1:].tolist()},
@@ -165,7 +171,8 @@ class Score:
             f"missed            {rate(self.missed, n)}",
             f"phantom dice      {self.phantom} ({100 * self.phantom_rate:.1f}% of labelled dice)",
             f"exact images      {rate(self.exact_images, m)}",
-            f"time              {self.ms_per_image:.1f} ms per image",
+            f"time              {self.ms_per_image:.1f} ms per image "
+            f"({self.cpu_ms_per_image:.1f} ms of CPU)",
             "",
             "confusion (rows: true value; columns: read as)",
             "true  unsure     1     2     3     4     5     6  missed",
@@ -187,9 +194,11 @@ def evaluate(folder: Path, read: Callable[[np.ndarray], Sequence[DieFound]],
         image = cv2.imread(str(folder / name))
         if image is None:
             raise FileNotFoundError(f"cannot read {folder / name}")
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         dice = read(image)
+        cpu = time.process_time() - c0
         score.add(name, dice, labels[name], time.perf_counter() - t0)
+        score.cpu_seconds += cpu
         if progress:
             progress(i + 1, len(todo))
     return score
