@@ -50,8 +50,11 @@ def _distance(a: np.ndarray, b: np.ndarray) -> float:
 def nearest_colour(lab: np.ndarray,
                    palette: Mapping[str, Sequence[float]] = NAMED_COLOURS) -> tuple[str, float]:
     """The palette entry nearest to ``lab`` and its distance."""
-    name = min(palette, key=lambda k: _distance(lab, np.asarray(palette[k])))
-    return name, _distance(lab, np.asarray(palette[name]))
+    names = list(palette)
+    d = np.asarray([palette[k] for k in names], np.float32) - np.asarray(lab, np.float32)
+    dist = np.sqrt(0.25 * d[:, 0] ** 2 + d[:, 1] ** 2 + d[:, 2] ** 2)
+    i = int(np.argmin(dist))
+    return names[i], float(dist[i])
 
 
 def calibrate_palette(samples: Mapping[str, Sequence[np.ndarray]]) -> dict[str, list[float]]:

@@ -113,17 +113,18 @@ class DieNet:
         """Each die's face probabilities from its own upright crop; phantoms dropped."""
         if not dice:
             return []
-        crops = []
-        for d in dice:
+        crops = np.empty((len(dice), FACE_CROP, FACE_CROP, 3), np.uint8)
+        for i, d in enumerate(dice):
             scale = FACE_CROP / (FACE_MARGIN * d.size)
             m = np.array([[scale, 0, FACE_CROP / 2 - scale * d.centre[0]],
                           [0, scale, FACE_CROP / 2 - scale * d.centre[1]]])
-            crops.append(cv2.warpAffine(bgr, m, (FACE_CROP, FACE_CROP), flags=cv2.INTER_AREA,
-                                        borderMode=cv2.BORDER_REPLICATE))
-        views = [np.rot90(c, k) if k < 4 else np.rot90(c[:, ::-1], k - 4)
-                 for k in range(self.views) for c in crops]
-        self.faces.setInput(cv2.dnn.blobFromImages(
-            [np.ascontiguousarray(v) for v in views], 1 / 255.0))
+            crops[i] = cv2.warpAffine(bgr, m, (FACE_CROP, FACE_CROP), flags=cv2.INTER_AREA,
+                                      borderMode=cv2.BORDER_REPLICATE)
+        views = np.concatenate(
+            [np.rot90(crops if k < 4 else crops[:, :, ::-1], k % 4, axes=(1, 2))
+             for k in range(self.views)])
+        blob = views.transpose(0, 3, 1, 2).astype(np.float32) * np.float32(1 / 255)
+        self.faces.setInput(np.ascontiguousarray(blob))
         logits = self.faces.forward().reshape(self.views, len(dice), 7).astype(np.float64)
         p = np.exp(logits - logits.max(axis=2, keepdims=True))
         p = (p / p.sum(axis=2, keepdims=True)).mean(axis=0)

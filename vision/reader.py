@@ -77,12 +77,9 @@ class DiceReader:
         net_dice = _net(self.models).find(bgr, box_px)
         palette = cal.palette or NAMED_COLOURS
         found = []
-        for d in net_dice:
-            # The middle of the die: its box holds corners of the mat when the die is turned.
+        lab_middles = _middles_lab(bgr, net_dice)
+        for d, colour_lab in zip(net_dice, lab_middles, strict=True):
             rect = (d.centre, (d.size, d.size), 0.0)
-            inner = (d.centre, (0.6 * d.size, 0.6 * d.size), 0.0)
-            colour_lab = body_colour(cv2.cvtColor(warp_die(bgr, inner, 16),
-                                                  cv2.COLOR_BGR2LAB))
             name, _ = nearest_colour(colour_lab, palette)
             p = d.best_probability
             sure = p >= self.min_value
@@ -120,6 +117,23 @@ class ClassicReader:
                 confidence=pips.confidence * cand.squareness, reason=pips.reason))
         found.sort(key=lambda d: (round(d.centre[1] / 20), d.centre[0]))
         return found
+
+
+def _middles_lab(bgr: np.ndarray, dice: list) -> list[np.ndarray]:
+    """Median Lab colour of the middle of each die (the middle third of its upright box:
+    inside the die however it is turned, and mostly body, since pips are a minority)."""
+    h, w = bgr.shape[:2]
+    out = []
+    for d in dice:
+        r = max(1, round(d.size / 6))
+        x, y = round(d.centre[0]), round(d.centre[1])
+        patch = bgr[max(0, y - r):min(h, y + r + 1), max(0, x - r):min(w, x + r + 1)]
+        if patch.size == 0:
+            patch = bgr[min(h - 1, max(0, y)):min(h - 1, max(0, y)) + 1,
+                        min(w - 1, max(0, x)):min(w - 1, max(0, x)) + 1]
+        lab = cv2.cvtColor(np.ascontiguousarray(patch), cv2.COLOR_BGR2LAB)
+        out.append(np.median(lab.reshape(-1, 3), axis=0).astype(np.float32))
+    return out
 
 
 def _check_picture(bgr: np.ndarray) -> None:

@@ -258,8 +258,7 @@ def face_sample(photos: Photos, rng: np.random.Generator) -> tuple[np.ndarray, i
 def train_faces(folder: Path, names: list[str], steps: int = 3000, seed: int = 0,
                 batch_size: int = 128, log: bool = True) -> FaceNet:
     """Train the face classifier from scratch; deterministic for a given seed."""
-    torch.manual_seed(seed)
-    torch.use_deterministic_algorithms(True)
+    _seed_everything(seed)
     rng = np.random.default_rng(seed + 1)
     photos = Photos(folder, names)
     net = FaceNet()
@@ -304,11 +303,16 @@ def loss(pred: torch.Tensor, t: dict[str, torch.Tensor]) -> torch.Tensor:
     return focal + value + reg
 
 
+def _seed_everything(seed: int) -> None:
+    torch.manual_seed(seed)
+    torch.use_deterministic_algorithms(True)
+    cv2.setRNGSeed(seed)  # cv2.randn (sensor noise) draws from OpenCV's own generator
+
+
 def train(folder: Path, names: list[str], steps: int = 4000, seed: int = 0,
           batch_size: int = 16, log: bool = True) -> DieNet:
     """Train from scratch on ``names`` (photos of ``folder``); deterministic for a given seed."""
-    torch.manual_seed(seed)
-    torch.use_deterministic_algorithms(True)
+    _seed_everything(seed)
     rng = np.random.default_rng(seed)
     photos = Photos(folder, names)
     net = DieNet()
