@@ -365,7 +365,8 @@ def events(game_id: str):
             last = int(raw)
         except ValueError:
             raise ApiError(400, "malformed", "Last-Event-ID must be a move number") from None
-    stream = hub().stream(game_id, viewer, last)
+    gone = request.environ.get("waitress.client_disconnected")
+    stream = hub().stream(game_id, viewer, last, gone)
     return Response(
         stream,
         mimetype="text/event-stream",

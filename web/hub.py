@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections import OrderedDict, deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from companion.engine import action_view
@@ -28,6 +29,7 @@ from web import render
 KEEPALIVE = 10.0  # seconds between comments on a quiet stream (the spec suggests ~15)
 BUFFER = 512  # events kept per game for streams that fall behind
 RETRY_MS = 1500  # how soon EventSource reconnects after a drop
+POLL = 1.0  # seconds between checks that the client is still there
 
 
 def sse(event: str | None, data: Any, event_id: int | None = None) -> str:
@@ -158,22 +160,34 @@ class Hub:
         return data
 
     def stream(
-        self, game_id: str, viewer: str | None, last_event_id: int | None
+        self,
+        game_id: str,
+        viewer: str | None,
+        last_event_id: int | None,
+        gone: Callable[[], bool] | None = None,
     ) -> Iterator[str]:
-        """The text of one SSE stream, until the client goes away or the server stops."""
+        """The text of one SSE stream, until the client goes away or the server stops.
+
+        ``gone`` (waitress's ``client_disconnected``) is polled every second: a phone that
+        locks its screen drops its connection, and its worker thread must come back at once
+        rather than after the next keep-alive write fails."""
         feed = self.feed(game_id)  # subscribe before reading the game: nothing falls between
         yield f"retry: {RETRY_MS}\n: keepalive\n\n"
         game = self.service.game(game_id)
         since = last_event_id if last_event_id is not None and last_event_id <= game.seq else None
         yield sse("view", self.snapshot(game, viewer, since), game.seq)
         cursor = game.seq
+        last_sent = time.monotonic()
         while not self.closed:
             with feed.cond:
                 if not (feed.events and feed.events[-1].seq > cursor) and not self.closed:
-                    feed.cond.wait(KEEPALIVE)
-            if self.closed:
+                    feed.cond.wait(min(POLL, max(0.0, last_sent + KEEPALIVE - time.monotonic())))
+            if self.closed or (gone is not None and gone()):
                 return
             events, complete = feed.after(cursor)
+            if not events and complete and time.monotonic() - last_sent < KEEPALIVE:
+                continue
+            last_sent = time.monotonic()
             if not complete:
                 # This stream fell further behind than the buffer: start it afresh.
                 game = self.service.game(game_id)

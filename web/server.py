@@ -88,6 +88,9 @@ def make_server(app: Flask, host: str, port: int, threads: int = THREADS):
         port=port,
         threads=threads,
         channel_timeout=60,  # streams send a comment every 10 s, so only dead ones time out
+        # Read ahead on each connection so waitress notices a client that went away while
+        # its stream waits (environ["waitress.client_disconnected"]).
+        channel_request_lookahead=1,
         ident="godfather-companion",
         clear_untrusted_proxy_headers=True,
     )

@@ -12,6 +12,7 @@ import http.client
 import json
 import os
 import queue
+import socket
 import threading
 import time
 import urllib.error
@@ -110,6 +111,7 @@ class SSEStream:
         url = urlsplit(base)
         self.conn = http.client.HTTPConnection(url.hostname, url.port, timeout=60)
         self.conn.request("GET", path, headers={"Accept": "text/event-stream", **(headers or {})})
+        self.sock = self.conn.sock
         self.response = self.conn.getresponse()
         self.status = self.response.status
         self.messages: queue.Queue[SSEMessage] = queue.Queue()
@@ -168,8 +170,10 @@ class SSEStream:
 
     def close(self) -> None:
         self.closed.set()
-        with contextlib.suppress(OSError, AttributeError):
-            self.conn.sock.shutdown(2)  # type: ignore[union-attr]
+        # Shut the socket itself: closing the response would wait for the reader thread,
+        # which sits in readline() until the next keep-alive comment.
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
         self.conn.close()
 
 

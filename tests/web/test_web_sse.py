@@ -138,3 +138,24 @@ def test_a_whole_game_over_the_api_leaks_nothing_to_any_stream(server, check_mes
             check_message(msg, viewer, events, server.service, game.id)
     last = streams[None].received[-1].data
     assert last["status"] == "finished" and last["scores"]["winners"]
+
+
+def test_a_phone_that_goes_away_frees_its_server_thread_at_once(server):
+    """A locked phone drops its stream; the worker thread must not wait for the next
+    keep-alive (10 s) to notice, or a table of sleeping phones would starve the pool."""
+    game = server.create_game()
+    dispatcher = server.running.server.task_dispatcher
+    settle = time.monotonic() + 3
+    while dispatcher.active_count and time.monotonic() < settle:
+        time.sleep(0.05)  # the requests that created the game are finishing
+    before = dispatcher.active_count
+    streams = [server.stream(game, "Maria") for _ in range(6)]
+    for s in streams:
+        s.next()
+    assert dispatcher.active_count >= before + 6
+    for s in streams:
+        s.close()
+    deadline = time.monotonic() + 3
+    while dispatcher.active_count > before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert dispatcher.active_count <= before
