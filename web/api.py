@@ -173,6 +173,9 @@ def create_game():
         raise ApiError(400, "malformed", f"board must be one of {', '.join(BOARDS)}")
     game = service().create_game(setup, actor="host")
     host_key, tokens = keys().issue(game.id, [s.name for s in game.setup.seats])
+    dice = current_app.extensions["companion"].dice
+    if dice is not None:
+        dice.follow(game.id)  # the table's dice now roll for the new game
     response = jsonify(
         {
             "game_id": game.id,

@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.paths import default_data_dir
 from companion.table import Refused, TableService
+from companion.table.dice_bridge import TableDice
 from web.hub import Hub
 from web.keys import KeyStore
 from web.security import ApiError
@@ -41,8 +42,11 @@ class Companion:
     keys: KeyStore
     hub: Hub
     owns_service: bool
+    dice: TableDice | None = None  # the table's dice reader, when one is configured
 
     def close(self) -> None:
+        if self.dice is not None:
+            self.dice.stop()
         self.hub.close()
         self.keys.close()
         if self.owns_service:
@@ -53,7 +57,9 @@ def create_app(config: dict[str, Any] | None = None, service: TableService | Non
     """A ready app. ``config``: ``DATA_DIR`` (the data folder; default as for every
     ``companion`` command), ``PUBLIC_URL`` (the address phones use, for join QR codes when
     the page was opened on the Pi itself), ``PHONE_DICE`` (offer dice entry on the phones;
-    default True: no hardware reader is wired to the web app yet)."""
+    default True: it works beside any reader), ``DICE`` (a dice reader for the game being
+    played: ``simulated``, ``phone`` or ``bluetooth``; default none) and ``DICE_ROLL_TIME``
+    (seconds a simulated roll tumbles)."""
     app = Flask(__name__)
     app.config.update(DATA_DIR=None, PUBLIC_URL=None, PHONE_DICE=True, JSON_SORT_KEYS=False)
     app.config.update(config or {})
@@ -61,6 +67,12 @@ def create_app(config: dict[str, Any] | None = None, service: TableService | Non
     owns = service is None
     service = service or TableService(data_dir)
     companion = Companion(service, KeyStore(data_dir), Hub(service), owns)
+    if app.config.get("DICE"):
+        companion.dice = TableDice(service, data_dir / "dice", app.config["DICE"],
+                                   roll_time=app.config.get("DICE_ROLL_TIME", 1.5))
+        playing = [g for g in service.games() if g.status == "active"]
+        if playing:  # after a restart the dice go back to the game last started
+            companion.dice.follow(max(playing, key=lambda g: g.created_at).id)
     app.extensions["companion"] = companion
 
     from web.api import api

@@ -22,6 +22,13 @@ from companion.paths import default_data_dir
 from companion.table import StorageError
 
 DEFAULT_PORT = 8000
+DICE_TEXT = {
+    "simulated": "simulated: they roll by themselves when the game asks (--dice phone to tap "
+    "real rolls on the phones instead).",
+    "phone": "players tap the faces they rolled on their phones.",
+    "bluetooth": "Pixels and GoDice smart dice over Bluetooth; phones can enter dice too. "
+    "Pixels broadcast their faces in the clear: see the README.",
+}
 
 
 def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
@@ -44,6 +51,16 @@ def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
         metavar="DIR",
         help="the data folder holding the games database (default: %(default)s)",
     )
+    p.add_argument(
+        "--dice",
+        choices=("simulated", "phone", "bluetooth"),
+        default="simulated",
+        help="where rolls come from: simulated dice that roll by themselves (default, no "
+        "hardware), phone (players tap their faces), or bluetooth (Pixels and GoDice); "
+        "phones can always enter dice",
+    )
+    p.add_argument("--roll-time", type=float, default=1.5, metavar="SECONDS",
+                   help="how long a simulated roll tumbles (default: %(default)s)")
     p.add_argument("--threads", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     p.set_defaults(func=run_serve)
@@ -71,7 +88,8 @@ def run_serve(args: argparse.Namespace) -> int:
     data = Path(args.data)
     urls = addresses(args.host, args.port)
     try:
-        app = create_app({"DATA_DIR": str(data), "PUBLIC_URL": urls[0]})
+        app = create_app({"DATA_DIR": str(data), "PUBLIC_URL": urls[0], "DICE": args.dice,
+                          "DICE_ROLL_TIME": args.roll_time})
         server = make_server(app, args.host, args.port, args.threads or THREADS)
     except StorageError as exc:
         print(f"companion: {exc}", file=sys.stderr)
@@ -90,6 +108,7 @@ def run_serve(args: argparse.Namespace) -> int:
         print()
         segno.make(urls[0], error="m").terminal(compact=True)
         print(f"\nScan to open {urls[0]} (phones must be on the same Wi-Fi).")
+    print(f"Dice: {DICE_TEXT[args.dice]}")
     print(f"Games are saved in {data}. Stop with Ctrl-C.", flush=True)
 
     def stop(*_: object) -> None:
