@@ -13,10 +13,13 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from companion.dice.assignment import DieRef
+from companion.dice.trackers import GODICE_SOURCE, PIXELS_SOURCE
 from companion.engine import OPTIONS, action_from_dict, action_view
 from companion.engine.errors import MalformedAction
 from companion.table import Refused, TableService
 from web import render
+from web.dice import PairingDesk, owners_of
 from web.hub import Hub
 from web.keys import Credential
 from web.security import (
@@ -375,3 +378,87 @@ def events(game_id: str):
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+
+
+# --- the table's dice: pairing (host) -----------------------------------------------------------
+
+
+def pairing_desk() -> PairingDesk:
+    desk = current_app.extensions["companion"].pairing
+    if desk is None:
+        raise ApiError(
+            409,
+            "no_dice",
+            "this companion reads no dice: start it with --dice simulated|phone|bluetooth",
+        )
+    return desk
+
+
+def dice_owners(game_id: str) -> list[dict[str, Any]]:
+    game = service().game(game_id)
+    return owners_of([(s.name, s.colour) for s in game.setup.seats])
+
+
+def host_acting(game_id: str) -> Credential:
+    """The host's key and its CSRF token, for a state-changing host request."""
+    service().game(game_id)
+    cred = require(game_id, "host")
+    check_csrf(cred.token)
+    return cred
+
+
+@api.get("/games/<game_id>/dice")
+def dice_status(game_id: str):
+    """Host: the table's dice reader, who owns which die, and the pairing in progress (the
+    pairing page polls this while dice are being rolled)."""
+    service().game(game_id)
+    require(game_id, "host")
+    return jsonify(pairing_desk().status(game_id, dice_owners(game_id)))
+
+
+@api.post("/games/<game_id>/dice/pairing")
+def dice_pair(game_id: str):
+    """Host: "roll your five dice now" for one family (by seat colour) or the red dice; the
+    dice that roll become theirs, saved for this table when the count is reached."""
+    host_acting(game_id)
+    data = body()
+    owners = {o["owner"]: o for o in dice_owners(game_id)}
+    owner = data.get("owner")
+    if owner not in owners:
+        raise ApiError(400, "malformed", f"owner must be one of {', '.join(owners)}")
+    count = int_field(data, "count", required=False) or owners[owner]["count"]
+    if not 1 <= count <= 10:
+        raise ApiError(400, "malformed", "count must be 1 to 10 dice")
+    desk = pairing_desk()
+    desk.start(game_id, owner, count)
+    return jsonify(desk.status(game_id, dice_owners(game_id)))
+
+
+@api.post("/games/<game_id>/dice/pairing/save")
+def dice_pair_save(game_id: str):
+    """Host: keep the dice found so far (fewer than asked: a die that will not wake up)."""
+    host_acting(game_id)
+    desk = pairing_desk()
+    if desk.pairing is None:
+        raise ApiError(409, "no_pairing", "no pairing is running: roll a family's dice first")
+    desk.save(desk.dice(game_id))
+    return jsonify(desk.status(game_id, dice_owners(game_id)))
+
+
+@api.post("/games/<game_id>/dice/blink")
+def dice_blink(game_id: str):
+    """Host: flash one die's LEDs, to find it among many. Smart dice only."""
+    host_acting(game_id)
+    data = body()
+    source, die = data.get("source"), data.get("die")
+    if not isinstance(source, str) or not isinstance(die, str):
+        raise ApiError(400, "malformed", "send the die's source and die id, as listed")
+    desk = pairing_desk()
+    dice = desk.dice(game_id)
+    ref = DieRef(source, die)
+    if dice.assignment.owner(ref) is None and ref not in dice.hub.last_readings():
+        raise ApiError(404, "not_found", f"no die {ref} at this table")
+    dice.blink(ref)
+    blinks = dice.radio is not None and source in (PIXELS_SOURCE, GODICE_SOURCE)
+    return jsonify({"blinked": blinks,
+                    "reason": "blinking" if blinks else "only Pixels and GoDice have lights"})

@@ -17,6 +17,7 @@ from werkzeug.exceptions import HTTPException
 from companion.paths import default_data_dir
 from companion.table import Refused, TableService
 from companion.table.dice_bridge import TableDice
+from web.dice import PairingDesk
 from web.hub import Hub
 from web.keys import KeyStore
 from web.security import ApiError
@@ -43,6 +44,7 @@ class Companion:
     hub: Hub
     owns_service: bool
     dice: TableDice | None = None  # the table's dice reader, when one is configured
+    pairing: PairingDesk | None = None  # the host's pairing page, with a dice reader
 
     def close(self) -> None:
         if self.dice is not None:
@@ -68,8 +70,11 @@ def create_app(config: dict[str, Any] | None = None, service: TableService | Non
     service = service or TableService(data_dir)
     companion = Companion(service, KeyStore(data_dir), Hub(service), owns)
     if app.config.get("DICE"):
-        companion.dice = TableDice(service, data_dir / "dice", app.config["DICE"],
+        companion.dice = TableDice(service, data_dir, app.config["DICE"],
                                    roll_time=app.config.get("DICE_ROLL_TIME", 1.5))
+        companion.pairing = PairingDesk(companion.dice)
+        companion.hub.dice = companion.dice
+        companion.dice.add_event_listener(companion.hub.dice_event)
         playing = [g for g in service.games() if g.status == "active"]
         if playing:  # after a restart the dice go back to the game last started
             companion.dice.follow(max(playing, key=lambda g: g.created_at).id)

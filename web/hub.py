@@ -21,10 +21,13 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from companion.dice.hub import DiceEvent
 from companion.engine import action_view
 from companion.engine.narrate import narrate
 from companion.table import Event, Game, TableService
+from companion.table.dice_bridge import TableDice
 from web import render
+from web.dice import dice_message, progress_message
 
 KEEPALIVE = 10.0  # seconds between comments on a quiet stream (the spec suggests ~15)
 BUFFER = 512  # events kept per game for streams that fall behind
@@ -50,6 +53,10 @@ class GameFeed:
         self.cond = threading.Condition()
         self.events: deque[Event] = deque(maxlen=BUFFER)
         self.closed = False
+        # Dice events (RollWanted, DieCounted...) numbered apart from the game's seq: they are
+        # not durable, carry no SSE id, and each stream filters them for its own viewer.
+        self.dice: deque[tuple[int, DiceEvent]] = deque(maxlen=BUFFER)
+        self.dice_n = 0
         self._rendered: OrderedDict[tuple[int, str | None], str] = OrderedDict()
         self._render_lock = threading.Lock()
         self._service = service
@@ -60,6 +67,19 @@ class GameFeed:
         with self.cond:
             self.events.append(event)
             self.cond.notify_all()
+
+    def add_dice(self, event: DiceEvent) -> None:
+        # From the dice thread, maybe inside the table service's lock: only append and wake.
+        with self.cond:
+            self.dice_n += 1
+            self.dice.append((self.dice_n, event))
+            self.cond.notify_all()
+
+    def dice_after(self, n: int) -> tuple[list[DiceEvent], int]:
+        """Dice events after number ``n`` (a slow stream loses the oldest: they are live
+        prompts, and the next one or a reconnect's progress says where the roll stands)."""
+        with self.cond:
+            return [e for i, e in self.dice if i > n], self.dice_n
 
     def after(self, seq: int) -> tuple[list[Event], bool]:
         """Buffered events after ``seq``; False if some were already dropped from the buffer."""
@@ -128,6 +148,24 @@ class Hub:
         self._lock = threading.Lock()
         self._logs: dict[str, tuple[int, list[render.LogEntry]]] = {}
         self.closed = False
+        self.dice: TableDice | None = None  # the table's dice, for a phone's pending roll
+
+    def dice_event(self, game_id: str, event: DiceEvent) -> None:
+        """A dice event of ``game_id`` (TableDice's listener). Only games with an open stream
+        have a feed; creating one here could wait on the table service's lock."""
+        with self._lock:
+            feed = self._feeds.get(game_id)
+        if feed is not None:
+            feed.add_dice(event)
+
+    def _dice_progress(self, game_id: str, viewer: str | None) -> str | None:
+        dice = self.dice
+        if viewer is None or dice is None or dice.game_id != game_id or dice.bridge is None:
+            return None
+        if dice.bridge.dice is None:
+            return None
+        msg = progress_message(dice.bridge.dice, viewer)
+        return sse("dice", msg) if msg else None
 
     def feed(self, game_id: str) -> GameFeed:
         with self._lock:
@@ -172,18 +210,29 @@ class Hub:
         locks its screen drops its connection, and its worker thread must come back at once
         rather than after the next keep-alive write fails."""
         feed = self.feed(game_id)  # subscribe before reading the game: nothing falls between
+        dice_cursor = feed.dice_n
         yield f"retry: {RETRY_MS}\n: keepalive\n\n"
         game = self.service.game(game_id)
         since = last_event_id if last_event_id is not None and last_event_id <= game.seq else None
         yield sse("view", self.snapshot(game, viewer, since), game.seq)
+        progress = self._dice_progress(game_id, viewer)
+        if progress:
+            yield progress
         cursor = game.seq
         last_sent = time.monotonic()
         while not self.closed:
             with feed.cond:
-                if not (feed.events and feed.events[-1].seq > cursor) and not self.closed:
+                if (not (feed.events and feed.events[-1].seq > cursor)
+                        and feed.dice_n == dice_cursor and not self.closed):
                     feed.cond.wait(min(POLL, max(0.0, last_sent + KEEPALIVE - time.monotonic())))
             if self.closed or (gone is not None and gone()):
                 return
+            notes, dice_cursor = feed.dice_after(dice_cursor)
+            for note in notes:
+                msg = dice_message(note, viewer)  # the one privacy filter for dice events
+                if msg is not None:
+                    last_sent = time.monotonic()
+                    yield sse("dice", msg)
             events, complete = feed.after(cursor)
             if not events and complete and time.monotonic() - last_sent < KEEPALIVE:
                 continue

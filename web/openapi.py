@@ -233,12 +233,61 @@ def spec() -> dict[str, Any]:
                     errors=("404", "409"),
                 )
             },
+            "/api/games/{game_id}/dice": {
+                "get": _op(
+                    "Host: the table's dice reader (mode), each family's and the red dice's "
+                    "paired dice, the pairing in progress, and the Pixels privacy warning",
+                    params=game,
+                    errors=("401", "404", "409"),
+                )
+            },
+            "/api/games/{game_id}/dice/pairing": {
+                "post": _op(
+                    "Host: 'roll your five dice now' for owner (a seat colour, or vegas); the "
+                    "dice that roll are found (poll GET .../dice) and saved for this table "
+                    "when count is reached",
+                    params=game,
+                    csrf=True,
+                    errors=("400", "401", "403", "404", "409"),
+                    body={
+                        "type": "object",
+                        "required": ["owner"],
+                        "properties": {
+                            "owner": {"type": "string"},
+                            "count": {"type": "integer", "minimum": 1, "maximum": 10},
+                        },
+                    },
+                )
+            },
+            "/api/games/{game_id}/dice/pairing/save": {
+                "post": _op(
+                    "Host: keep the dice the running pairing has found so far",
+                    params=game,
+                    csrf=True,
+                    errors=("401", "403", "404", "409"),
+                )
+            },
+            "/api/games/{game_id}/dice/blink": {
+                "post": _op(
+                    "Host: flash one die's LEDs (Pixels and GoDice) to find it",
+                    params=game,
+                    csrf=True,
+                    errors=("400", "401", "403", "404", "409"),
+                    body={
+                        "type": "object",
+                        "required": ["source", "die"],
+                        "properties": {"source": {"type": "string"}, "die": {"type": "string"}},
+                    },
+                )
+            },
             "/api/games/{game_id}/events": {
                 "get": _op(
                     "Server-Sent Events: 'view' (full picture, id = seq) on every (re)connect, "
                     "then 'update' per event (id = seq); ': keepalive' comments at once and "
                     "every 10 s. Send Last-Event-ID (EventSource does) to have missed lines "
-                    "marked.",
+                    "marked. With a dice reader, 'dice' messages (no id): the roller's own "
+                    "stream gets roll_wanted/progress/counted (count and faces) and problem; "
+                    "other streams at most 'rolling' (who, not how many).",
                     params=[
                         *game,
                         as_param,

@@ -21,6 +21,7 @@ from flask import (
 )
 
 from companion.table import Refused, TableService
+from web.dice import PRIVACY_WARNING
 from web.openapi import spec
 from web.security import (
     anon_csrf,
@@ -167,3 +168,23 @@ FAVICON = (
 @pages.get("/favicon.ico")
 def favicon():
     return Response(FAVICON, mimetype="image/svg+xml")
+
+
+@pages.get("/host/<game_id>/dice")
+def pairing(game_id: str):
+    """The host's pairing page: which die is whose, "roll your five dice now", blink, and the
+    Pixels privacy warning (before anyone trusts a hidden roll to a broadcasting die)."""
+    missing = known_game(game_id)
+    if missing:
+        return missing
+    cred = credential(game_id, "host")
+    if cred is None:
+        return message("Host only", "This page needs the host key of this game.", 401)
+    desk = current_app.extensions["companion"].pairing
+    return render_template(
+        "pairing.html",
+        game_id=game_id,
+        csrf=keys().csrf_for(cred.token),
+        mode=desk.table_dice.mode if desk is not None else None,
+        privacy=PRIVACY_WARNING,
+    )

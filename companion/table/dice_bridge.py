@@ -11,13 +11,24 @@ from __future__ import annotations
 
 import logging
 import queue
+import random
 import threading
+from collections.abc import Callable
+from functools import partial
 
+from companion.dice.assignment import DieRef
+from companion.dice.hub import DiceEvent
+from companion.dice.reading import DieReading, DieState
 from companion.dice.service import DiceService
 from companion.engine import Action
 from companion.table.service import Event, Refused, TableService
 
 log = logging.getLogger(__name__)
+
+# Simulated mode's stand-ins for smart dice nobody has paired yet: the pairing page rolls them
+# so "roll your five dice now" can be tried (and tested) with no hardware. Not "sim": the
+# pairing ignores the game's own simulated dice, which are assigned afresh at every start.
+VIRTUAL_SOURCE = "virtual"
 
 
 class DiceBridge:
@@ -107,6 +118,54 @@ class TableDice:
         self.game_id: str | None = None
         self.bridge: DiceBridge | None = None
         self._lock = threading.Lock()
+        self._listeners: list[Callable[[str, DiceEvent], None]] = []
+        self._virtual_rolls: dict[str, int] = {}
+
+    def add_event_listener(self, listener: Callable[[str, DiceEvent], None]) -> None:
+        """Hand every dice event of every followed game to ``listener(game_id, event)``.
+
+        The web app shows RollWanted/DieCounted/DiceProblem on the roller's phone. The listener
+        runs on the dice thread, sometimes inside the table service's publishing: keep it quick.
+        """
+        self._listeners.append(listener)
+
+    def _emit(self, game_id: str, event: DiceEvent) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(game_id, event)
+            except Exception:  # a screen's bug must not stop the dice
+                log.exception("dice event listener failed")
+
+    def roll_virtual(self, owner: str, count: int) -> list[DieRef]:
+        """Simulated mode only: roll ``count`` virtual smart dice that are free or already
+        ``owner``'s, as if the family picked up their dice for a pairing. They land after
+        ``roll_time`` like the game's simulated dice."""
+        bridge = self.bridge
+        if self.mode != "simulated" or bridge is None or bridge.dice is None:
+            return []
+        hub = bridge.dice.hub
+        chosen: list[DieRef] = []
+        n = 0
+        while len(chosen) < count:
+            n += 1
+            ref = DieRef(VIRTUAL_SOURCE, f"die-{n:02d}")
+            if hub.assignment.owner(ref) in (None, owner):
+                chosen.append(ref)
+        for ref in chosen:
+            hub.feed(DieReading(VIRTUAL_SOURCE, ref.die_id, DieState.ROLLING,
+                                roll=self._virtual_rolls.get(ref.die_id, 0)))
+
+        def land() -> None:
+            for ref in chosen:
+                self._virtual_rolls[ref.die_id] = self._virtual_rolls.get(ref.die_id, 0) + 1
+                hub.feed(DieReading(VIRTUAL_SOURCE, ref.die_id, DieState.SETTLED,
+                                    face=random.randint(1, 6),
+                                    roll=self._virtual_rolls[ref.die_id], battery=1.0))
+
+        timer = threading.Timer(self.roll_time, land)
+        timer.daemon = True
+        timer.start()
+        return chosen
 
     def follow(self, game_id: str) -> DiceBridge:
         """Give the dice to ``game_id`` (a no-op if they already follow it)."""
@@ -124,6 +183,8 @@ class TableDice:
                 simulate=colours if self.mode == "simulated" else (),
                 roll_time=self.roll_time, **self.dice_options,
             )
+            # Before start: the first RollWanted comes from start's own expect().
+            dice.hub.add_event_listener(partial(self._emit, game_id))
             self.bridge, self.game_id = bridge.start(dice), game_id
             return bridge
 

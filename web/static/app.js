@@ -295,6 +295,7 @@ class Live {
       if (missed) toast(`While you were away: ${missed} move${missed > 1 ? "s" : ""} (marked in the log)`, true);
       this.show(data);
     });
+    es.addEventListener("dice", (e) => { if (this.onDice) this.onDice(JSON.parse(e.data)); });
     es.addEventListener("update", (e) => {
       const data = JSON.parse(e.data);
       if (data.lines && data.lines.length) this.log.push({ seq: data.seq, lines: data.lines });
@@ -351,6 +352,8 @@ async function tablePage() {
       fill("scores", scoreTable(pic.scores, v), scoreChart(pic.scores, v, board));
     }
   });
+  // The table sees who is rolling, never how many dice or what they show.
+  live.onDice = (d) => toast(d.text, true);
   live.connect();
 }
 
@@ -562,6 +565,11 @@ function phonePage() {
         h("p", { text: v.end || "The host ended the game." }), scoreTable(pic.scores, v),
         h("p", {}, h("a", { href: `/end/${id}`, text: "Scores and chart" }))));
     }
+    if (rolling && waits.length) {
+      cards.push(h("section", { class: "card dice-progress", id: "dice-progress" },
+        h("p", { class: "turn me", text: rolling.text }),
+        rolling.faces && rolling.faces.length ? h("div", { class: "dice" }, rolling.faces.map((f) => dieFace(f, { small: true }))) : null));
+    } else if (!waits.length) rolling = null;
     if (pic.status === "active" && waits.length && PAGE.phoneDice === "1") cards.push(diceEntry(waits[0]));
     const selectable = pic.choices.some((c) => c.dice.length);
     if (!pic.scores) cards.push(h("section", { class: "card", id: "dice-card" }, h("h2", { text: "Your dice" }),
@@ -579,6 +587,15 @@ function phonePage() {
   }
 
   const live = new Live(`/api/games/${id}/events?as=player`, render);
+  // Dice progress from the table's dice reader: this phone's own stream only.
+  let rolling = null;
+  live.onDice = (d) => {
+    if (d.kind === "problem") { toast(d.text); return; }
+    if (d.kind === "roll_wanted" || d.kind === "progress") rolling = { text: d.text, faces: [] };
+    else if (d.kind === "counted") rolling = { text: d.text, faces: [...((rolling && rolling.faces) || []), d.face].slice(-d.need) };
+    else return;
+    if (live.pic) render(live.pic);
+  };
   api("GET", `/api/games/${id}/board`).then((res) => { board = res.data; if (live.pic) render(live.pic); });
   live.connect();
 }
@@ -639,6 +656,59 @@ function hostPage() {
   live.connect();
 }
 
+/* --- pairing: which die is whose ------------------------------------------------------------- */
+
+function pairingPage() {
+  const id = PAGE.game;
+  const csrf = PAGE.csrf;
+  let timer = null;
+
+  async function send(path, body) {
+    const res = await api("POST", `/api/games/${id}/dice/${path}`, body, csrf);
+    if (!res.ok) { toast(refusal(res.data)); return null; }
+    return res.data;
+  }
+
+  function dieRow(d) {
+    return h("li", { class: "die-row", dataset: { die: `${d.source}/${d.die}` } },
+      h("span", { text: `${d.source}/${d.die}` + (d.battery != null ? ` · battery ${Math.round(d.battery * 100)}%` : "") }), " ",
+      h("button", { class: "small", onclick: async () => {
+        const r = await send("blink", { source: d.source, die: d.die });
+        if (r) toast(r.blinked ? `${d.die} is blinking` : r.reason, r.blinked);
+      } }, "Blink"));
+  }
+
+  function show(st) {
+    const p = st.pairing;
+    if (p) {
+      const text = p.saved ? `Saved: ${p.found.length} dice for ${p.owner}.`
+        : `${p.owner}: roll your ${p.count} dice now · ${p.found.length} of ${p.count} found`;
+      fill("pairing-now", text);
+    }
+    fill("owners", st.owners.map((o) => {
+      const live = p && !p.saved && p.owner === o.owner;
+      return h("section", { class: "card", dataset: { owner: o.owner } },
+        h("h2", {}, h("span", { class: "swatch", style: `background:${PALETTE[o.owner === "vegas" ? "red" : o.owner] || "#888"}` }), o.label),
+        h("p", {}, h("button", { class: live ? "choice" : "", dataset: { pair: o.owner },
+          onclick: () => start(o.owner, o.count) }, `Roll your ${o.count === 3 ? "three red" : "five"} dice now`),
+          live && p.found.length ? h("button", { onclick: save }, `Keep these ${p.found.length}`) : null),
+        live ? h("ul", { class: "found" }, p.found.map(dieRow)) : null,
+        h("p", { class: "small muted", text: o.dice.length ? "Paired:" : "No dice paired yet." }),
+        h("ul", { class: "paired" }, o.dice.map(dieRow)));
+    }));
+    clearTimeout(timer);
+    if (p && !p.saved) timer = setTimeout(load, 500);  // poll while dice are being rolled
+  }
+
+  async function load() {
+    const res = await api("GET", `/api/games/${id}/dice`);
+    if (res.ok) show(res.data);
+  }
+  async function start(owner, count) { const r = await send("pairing", { owner, count }); if (r) show(r); }
+  async function save() { const r = await send("pairing/save", {}); if (r) show(r); }
+  if (document.getElementById("owners")) load();
+}
+
 /* --- home: create a game --------------------------------------------------------------------- */
 
 async function homePage() {
@@ -671,4 +741,4 @@ async function homePage() {
 
 /* --- start the page --------------------------------------------------------------------------- */
 
-({ table: tablePage, play: phonePage, host: hostPage, home: homePage, end: endPage }[PAGE.page] || (() => {}))();
+({ table: tablePage, play: phonePage, host: hostPage, home: homePage, end: endPage, pairing: pairingPage }[PAGE.page] || (() => {}))();

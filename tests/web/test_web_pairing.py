@@ -1,0 +1,143 @@
+"""The dice on the web: the host pairs a family's dice once per table, and a roll's progress
+reaches the roller's phone only ("3 of 5 dice settled"), never another phone or the table."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from companion.engine import waiting_for
+
+
+def dice_settled(server, game, timeout: float = 20) -> None:
+    """Wait until the simulated dice have made every roll the game wants now."""
+    deadline = time.monotonic() + timeout
+    while any(w.does in ("godfather_roll", "roll", "vegas_roll")
+              for w in waiting_for(server.service.game(game.id).state)):
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+
+
+def host_post(server, game, path: str, body: dict):
+    return server.client().post(f"/api/games/{game.id}/dice/{path}", body, game.host_csrf,
+                                headers={"X-Host-Key": game.host_key})
+
+
+def host_get(server, game):
+    return server.client().get(f"/api/games/{game.id}/dice", {"X-Host-Key": game.host_key})
+
+
+def test_web_pairing_saves_a_familys_dice_for_the_next_game(tmp_path, server_factory):
+    data = tmp_path / "data"
+    server = server_factory(data, DICE="simulated", DICE_ROLL_TIME=0.0)
+    game = server.create_game([{"name": "Maria", "colour": "red"},
+                               {"name": "Johnny", "colour": "blue"}, "Claire"])
+    dice_settled(server, game)
+
+    # Host only: no key, and no CSRF token, are refused.
+    assert server.client().get(f"/api/games/{game.id}/dice").status == 401
+    no_csrf = server.client().post(f"/api/games/{game.id}/dice/pairing", {"owner": "red"},
+                                   headers={"X-Host-Key": game.host_key})
+    assert no_csrf.status == 403
+    assert host_post(server, game, "pairing", {"owner": "purple"}).status == 400
+
+    status = host_get(server, game).data
+    assert status["mode"] == "simulated" and "broadcast their face" in status["privacy"]
+    assert [o["owner"] for o in status["owners"]] == ["red", "blue", "Claire", "vegas"]
+
+    started = host_post(server, game, "pairing", {"owner": "red"})
+    assert started.status == 200, started.text
+    deadline = time.monotonic() + 10
+    while not (status := host_get(server, game).data)["pairing"]["saved"]:
+        assert time.monotonic() < deadline, status
+        time.sleep(0.05)
+    found = status["pairing"]["found"]
+    assert len(found) == 5 and status["pairing"]["done"]
+    red = next(o for o in status["owners"] if o["owner"] == "red")
+    assert {(d["source"], d["die"]) for d in red["dice"]} == {(d["source"], d["die"])
+                                                              for d in found}
+
+    saved = json.loads((data / "dice" / "default.json").read_text())
+    owned = {(d["source"], d["die"]) for d in saved["dice"] if d["owner"] == "red"}
+    assert {(d["source"], d["die"]) for d in found} <= owned
+
+    # Blinking a virtual die is refused politely; an unknown die is a 404.
+    blink = host_post(server, game, "blink", found[0])
+    assert blink.status == 200 and blink.data["blinked"] is False
+    assert host_post(server, game, "blink", {"source": "pixels", "die": "nope"}).status == 404
+
+    # Pairing the red dice next takes other dice than red's.
+    host_post(server, game, "pairing", {"owner": "vegas"})
+    deadline = time.monotonic() + 10
+    while not (status := host_get(server, game).data)["pairing"]["saved"]:
+        assert time.monotonic() < deadline, status
+        time.sleep(0.05)
+    vegas = {(d["source"], d["die"]) for d in status["pairing"]["found"]}
+    assert len(vegas) == 3 and not vegas & {(d["source"], d["die"]) for d in found}
+
+    # The pairing page itself: host only, with the privacy warning.
+    page = server.client().get(f"/host/{game.id}/dice", {"X-Host-Key": game.host_key})
+    assert page.status == 200 and "broadcast their face in clear text" in page.text
+    assert server.client().get(f"/host/{game.id}/dice").status == 401
+    host_page = server.client().get(f"/host/{game.id}", {"X-Host-Key": game.host_key})
+    assert f"/host/{game.id}/dice" in host_page.text
+
+    # A restarted server knows the table's dice without pairing again.
+    server.running.stop(server.app)
+    server.app.extensions["companion"].close()
+    again = server_factory(data, DICE="simulated", DICE_ROLL_TIME=0.0)
+    status = host_get(again, game).data
+    by_owner = {o["owner"]: {(d["source"], d["die"]) for d in o["dice"]}
+                for o in status["owners"]}
+    assert by_owner["red"] == {(d["source"], d["die"]) for d in found}
+    assert by_owner["vegas"] == vegas
+    assert status["pairing"] is None
+
+
+def test_web_pairing_needs_a_dice_reader(server):
+    game = server.create_game()
+    assert host_get(server, game).status == 409
+    assert host_post(server, game, "pairing", {"owner": "vegas"}).status == 409
+
+
+def test_web_dice_progress_reaches_the_roller_only(tmp_path, server_factory):
+    server = server_factory(tmp_path / "data", DICE="simulated", DICE_ROLL_TIME=0.3)
+    game = server.create_game()
+    streams = {name: server.stream(game, name) for name in game.seats}
+    table = server.stream(game, None)
+    # The opening roll-off, then every family's first roll, come off the simulated dice.
+    dice_settled(server, game, timeout=30)
+    time.sleep(0.3)
+    for s in [*streams.values(), table]:
+        s.close()
+
+    def dice(stream):
+        return [m.data for m in stream.received if m.event == "dice"]
+
+    rolls = [e for e in server.events if e.kind == "action" and e.action.TYPE == "roll"]
+    assert {e.action.player for e in rolls} == set(game.seats)
+    for name, stream in streams.items():
+        mine = dice(stream)
+        assert all(m.get("player") == name for m in mine if m["kind"] != "rolling"), mine
+        wanted = [m for m in mine if m["kind"] == "roll_wanted" and m["does"] == "roll"]
+        assert wanted and wanted[0]["dice"] == 5 and wanted[0]["text"] == "Roll your 5 dice"
+        counted = [m for m in mine if m["kind"] == "counted" and m["need"] == 5]
+        assert [m["have"] for m in counted][-5:] == [1, 2, 3, 4, 5]
+        assert counted[-1]["text"] == "5 of 5 dice settled"
+        roll = next(e.action for e in rolls if e.action.player == name)
+        assert sorted(m["face"] for m in counted[-5:]) == sorted(roll.faces)
+        # Of the others' rolls this phone saw who was rolling, and nothing more.
+        others = [m for m in mine if m.get("player") != name]
+        assert others and all(set(m) == {"kind", "player", "text"} for m in others)
+        assert all(m["kind"] == "rolling" for m in others)
+        for m in stream.received:
+            if m.event == "dice":
+                assert '"face"' not in m.raw or json.loads(m.raw.split("data: ", 1)[1])[
+                    "player"] == name
+    seen = dice(table)
+    assert seen and all(m["kind"] == "rolling" and set(m) == {"kind", "player", "text"}
+                        for m in seen)
+    assert {m["player"] for m in seen} == set(game.seats)
+    for m in table.received:
+        if m.event == "dice":
+            assert '"face"' not in m.raw and '"have"' not in m.raw and '"dice"' not in m.raw
