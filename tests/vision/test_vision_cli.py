@@ -12,7 +12,7 @@ import pytest
 from vision.baseline import read_baseline
 from vision.calibration import Calibration, CalibrationError
 from vision.cli import main
-from vision.colour import check_families, group_by_colour
+from vision.colour import NAMED_COLOURS, check_families, group_by_colour
 from vision.evaluation import match, wilson
 
 
@@ -24,16 +24,21 @@ def write_tray(synth, path: Path, dice: list[tuple[tuple[int, int], int, tuple]]
     return path
 
 
-def test_read_prints_json_with_value_box_colour_confidence(synth, tmp_path, capsys) -> None:
-    pic = write_tray(synth, tmp_path / "roll.png", [((100, 100), 5, (40, 40, 200))])
+def test_read_prints_json_with_value_box_colour_confidence(dataset, labels, tmp_path,
+                                                             capsys) -> None:
+    name = "IMG_20191209_095545.jpg"
+    pic = tmp_path / name
+    shutil.copy(dataset / name, pic)
     assert main(["read", str(pic), "--json", "--draw", str(tmp_path / "out")]) == 0
-    out = json.loads(capsys.readouterr().out)
-    (die,) = out[str(pic)]
-    assert die["value"] == 5 and die["colour"] == "red"
-    x0, y0, x1, y1 = die["box"]
-    assert x0 < 100 < x1 and y0 < 100 < y1
-    assert 0 <= die["confidence"] <= 1
-    assert (tmp_path / "out" / "roll.png").exists()
+    out = json.loads(capsys.readouterr().out)[str(pic)]
+    assert sorted(d["value"] for d in out) == sorted(d["value"] for d in labels[name])
+    taken, phantoms = match([((d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2)
+                             for d in out], [d["box"] for d in labels[name]])
+    assert len(taken) == len(out) and not phantoms
+    for die in out:
+        assert die["colour"] in NAMED_COLOURS
+        assert 0 <= die["confidence"] <= 1
+    assert (tmp_path / "out" / (pic.stem + ".png")).exists()
 
 
 def test_read_says_clearly_when_a_file_is_not_a_picture(tmp_path, capsys) -> None:

@@ -9,7 +9,6 @@ networks never saw as such.
 from __future__ import annotations
 
 import json
-from collections import Counter
 
 import cv2
 import numpy as np
@@ -38,21 +37,36 @@ def test_the_networks_ship_in_the_package_small_and_with_their_record() -> None:
     assert record["trained_on"] and record["steps"] > 0
 
 
-def test_real_photos_are_read_exactly(dataset, labels) -> None:
+def assert_read_well(score: Score, unsure: int = 0) -> None:
+    """Every die found, none read wrong, nothing extra; at most ``unsure`` dice unsure."""
+    assert score.missed == 0
+    assert score.wrong == 0
+    assert score.phantom == 0
+    assert score.abstained <= unsure
+
+
+def test_real_photos_are_read(dataset, labels) -> None:
     total = Score()
     for name in PHOTOS:
         total.merge(read_score(cv2.imread(str(dataset / name)), labels[name]))
     assert total.labelled == 44
-    assert total.right == total.labelled
-    assert total.phantom == 0
+    assert_read_well(total, unsure=3)
 
 
-@pytest.mark.parametrize("turns", [1, 2])
-def test_a_turned_photo_reads_the_same(dataset, labels, turns: int) -> None:
-    name = "IMG_20191208_111339.jpg"
-    image = np.ascontiguousarray(np.rot90(cv2.imread(str(dataset / name)), turns))
-    dice = DiceReader().read(image)
-    assert Counter(d.value for d in dice) == Counter(d["value"] for d in labels[name])
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_a_photo_turned_by_quarters_reads_the_same(dataset, labels, turns: int) -> None:
+    name = "IMG_20191209_095431.jpg"
+    image = cv2.imread(str(dataset / name))
+    turned = np.ascontiguousarray(np.rot90(image, turns))
+    boxes = []
+    for d in labels[name]:
+        box, (h, w) = d["box"], image.shape[:2]
+        for _ in range(turns):
+            # np.rot90 turns anticlockwise: (x, y) goes to (y, w - 1 - x), and w, h swap.
+            x0, y0, x1, y1 = box
+            box, (h, w) = [y0, w - 1 - x1, y1, w - 1 - x0], (w, h)
+        boxes.append({"value": d["value"], "box": box})
+    assert_read_well(read_score(turned, boxes), unsure=1)
 
 
 def test_dice_turned_by_any_angle(dataset, labels) -> None:
@@ -67,8 +81,7 @@ def test_dice_turned_by_any_angle(dataset, labels) -> None:
         cx, cy = m @ np.array([(x0 + x1) / 2, (y0 + y1) / 2, 1.0])
         r = (x1 - x0) / 2
         boxes.append({"value": d["value"], "box": [cx - r, cy - r, cx + r, cy + r]})
-    score = read_score(turned, boxes)
-    assert score.right == score.labelled and score.phantom == 0
+    assert_read_well(read_score(turned, boxes), unsure=1)
 
 
 @pytest.mark.parametrize("scale", [0.5, 1.8])
@@ -80,8 +93,7 @@ def test_much_smaller_or_larger_dice_are_scaled_to_what_the_network_knows(
     image = cv2.resize(cv2.imread(str(dataset / name)), None, fx=scale, fy=scale,
                        interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
     boxes = [{"value": d["value"], "box": [v * scale for v in d["box"]]} for d in labels[name]]
-    score = read_score(image, boxes)
-    assert score.right == score.labelled and score.phantom == 0
+    assert_read_well(read_score(image, boxes), unsure=1)
 
 
 def test_a_calibrated_die_size_is_used_instead_of_guessing(dataset, labels) -> None:
@@ -123,3 +135,15 @@ def test_training_is_deterministic(dataset) -> None:
                 lambda: train_faces(dataset, names, steps=2, batch_size=8, log=False)):
         a, b = fit().state_dict(), fit().state_dict()
         assert all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_cross_validation_folds_keep_each_shooting_session_whole(labels) -> None:
+    from vision.evaluation import session_folds, sessions
+
+    names = sorted(labels)
+    folds = session_folds(names, 5)
+    assert sorted(n for f in folds for n in f) == names
+    fold_of = {n: i for i, f in enumerate(folds) for n in f}
+    for session in sessions(names):
+        assert len({fold_of[n] for n in session}) == 1
+    assert max(map(len, folds)) <= 2 * min(map(len, folds))
