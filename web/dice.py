@@ -137,6 +137,8 @@ class PairingDesk:
             refs = [r for r in assignment.owned_by(o["owner"]) if r.source != SIM_SOURCE]
             paired.append({**o, "dice": [ref_json(r, dice) for r in refs]})
         pairing = self.pairing
+        if pairing is not None and pairing.done.is_set() and self.saved is None:
+            self.save(dice, pairing)  # a die found before on_found was set: save it anyway
         current = None
         if pairing is not None:
             current = {

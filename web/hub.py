@@ -152,9 +152,10 @@ class Hub:
 
     def dice_event(self, game_id: str, event: DiceEvent) -> None:
         """A dice event of ``game_id`` (TableDice's listener). Only games with an open stream
-        have a feed; creating one here could wait on the table service's lock."""
-        with self._lock:
-            feed = self._feeds.get(game_id)
+        have a feed. No lock here: this may run inside the table service's lock (the dice
+        layer's ``expect`` asks for rolls), while ``feed()`` holds ours to subscribe to the
+        service: taking it would be a lock-order deadlock. A dict read is atomic."""
+        feed = self._feeds.get(game_id)
         if feed is not None:
             feed.add_dice(event)
 
