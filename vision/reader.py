@@ -84,7 +84,7 @@ class DiceReader:
             p = d.best_probability
             sure = p >= self.min_value
             reason = (f"face {d.best} at p={p:.2f}" if sure
-                      else f"unsure: face {d.best} only at p={p:.2f}")
+                      else f"face {d.best} only at p={p:.2f}")
             found.append(DieFound(
                 value=d.best if sure else None, box=_box(d.centre, d.size), centre=d.centre,
                 rect=rect, colour=name, lab=tuple(float(x) for x in colour_lab),
