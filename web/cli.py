@@ -61,6 +61,23 @@ def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
     )
     p.add_argument("--roll-time", type=float, default=1.5, metavar="SECONDS",
                    help="how long a simulated roll tumbles (default: %(default)s)")
+    p.add_argument(
+        "--camera",
+        action="append",
+        default=[],
+        metavar="SPEC[=OWNER]",
+        help="read dice with a camera: picam, a device number or a folder of images, and whose "
+        "dice it sees (a family's colour or a player's name; default the shared tray, 'table'); "
+        "repeat for one camera per screen. Use with --dice phone.",
+    )
+    p.add_argument(
+        "--die-port",
+        action="append",
+        default=[],
+        metavar="PORT",
+        help="read DIY dice on this serial port (auto: the first with a known USB id); "
+        "pair them on the host page",
+    )
     p.add_argument("--threads", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     p.set_defaults(func=run_serve)
@@ -74,6 +91,28 @@ def addresses(host: str, port: int) -> list[str]:
         ips = lan_addresses()
         return [f"http://{ip}:{port}/" for ip in ips] + [f"http://localhost:{port}/"]
     return [f"http://{host}:{port}/"]
+
+
+def _attach_sources(app, cameras: list[str], ports: list[str]) -> str | None:
+    """Start the cameras and DIY dice ports given on the command line, feeding the table's
+    dice; a reason if one cannot be opened."""
+    dice = app.extensions["companion"].dice
+    for number, spec in enumerate(cameras):
+        from vision.cameras import CameraError, open_camera
+        from vision.source import CameraDiceSource
+
+        device, _, owner = spec.partition("=")
+        try:
+            camera = open_camera(device, name=f"cam{number}")
+        except CameraError as exc:
+            return f"--camera {spec}: {exc}"
+        dice.add_feed(spec, CameraDiceSource(camera, owner or "table").readings())
+    for port in ports:
+        from companion.die.serial_source import SerialDieSource
+
+        source = SerialDieSource(None if port == "auto" else port).start()
+        dice.add_feed(f"serial-{port}", iter(source))
+    return None
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -98,6 +137,12 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"companion: cannot listen on {args.host}:{args.port}: {exc.strerror}",
               file=sys.stderr)
         return 1
+    problem = _attach_sources(app, args.camera, args.die_port)
+    if problem:
+        print(f"companion: {problem}", file=sys.stderr)
+        app.extensions["companion"].close()
+        server.close()  # type: ignore[attr-defined]
+        return 2
     port = server.effective_port  # type: ignore[attr-defined]
     urls = addresses(args.host, port)
     app.config["PUBLIC_URL"] = urls[0]

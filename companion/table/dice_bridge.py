@@ -13,7 +13,7 @@ import logging
 import queue
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 
 from companion.dice.assignment import DieRef
@@ -120,6 +120,8 @@ class TableDice:
         self._lock = threading.Lock()
         self._listeners: list[Callable[[str, DiceEvent], None]] = []
         self._virtual_rolls: dict[str, int] = {}
+        self._feeds: list[threading.Thread] = []
+        self._stopping = threading.Event()
 
     def add_event_listener(self, listener: Callable[[str, DiceEvent], None]) -> None:
         """Hand every dice event of every followed game to ``listener(game_id, event)``.
@@ -167,6 +169,27 @@ class TableDice:
         timer.start()
         return chosen
 
+    def add_feed(self, name: str, readings: Iterable[DieReading]) -> threading.Thread:
+        """Pump a source's readings (a camera, a DIY die's serial port) into the dice of
+        whichever game is being played, from a thread of its own. The source says whose dice
+        they are: a camera by its owner in its name, a DIY die by the pairing."""
+
+        def pump() -> None:
+            try:
+                for reading in readings:
+                    if self._stopping.is_set():
+                        return
+                    bridge = self.bridge
+                    if bridge is not None and bridge.dice is not None:
+                        bridge.dice.hub.feed(reading)
+            except Exception:  # a broken camera or cable is logged, and the table plays on
+                log.exception("dice source %s stopped", name)
+
+        thread = threading.Thread(target=pump, name=f"dice-feed-{name}", daemon=True)
+        thread.start()
+        self._feeds.append(thread)
+        return thread
+
     def follow(self, game_id: str) -> DiceBridge:
         """Give the dice to ``game_id`` (a no-op if they already follow it)."""
         with self._lock:
@@ -195,6 +218,7 @@ class TableDice:
         bridge.dice.enter(player, faces)
 
     def stop(self) -> None:
+        self._stopping.set()
         with self._lock:
             if self.bridge is not None:
                 self.bridge.stop()

@@ -80,3 +80,31 @@ def test_the_table_dice_follow_the_game_being_played(tmp_path):
     finally:
         dice.stop()
     service.close()
+
+
+def test_a_camera_or_serial_source_feeds_the_game_being_played(tmp_path):
+    """Readings pumped in by add_feed reach the followed game: here a camera behind Maria's
+    screen (its owner is in its source name, as vision.source.CameraDiceSource names it)."""
+    import queue
+
+    from companion.dice.reading import DieReading, DieState
+    from companion.table.dice_bridge import TableDice
+
+    service = TableService(tmp_path / "games")
+    game = service.create_game(random_setup(3))
+    dice = TableDice(service, tmp_path / "dice", mode="phone", tick=0.01, early_grace=0.0)
+    frames: queue.Queue = queue.Queue()
+    try:
+        dice.follow(game.id)
+        dice.add_feed("cam0", iter(frames.get, None))
+        frames.put(DieReading("camera:cam0:Maria", "cam0/0", DieState.SETTLED, face=5,
+                              confidence=0.97))
+        deadline = time.monotonic() + 10
+        while not service.game(game.id).effective and time.monotonic() < deadline:
+            time.sleep(0.01)
+        [(_, action)] = service.game(game.id).effective
+        assert action.to_dict() == {"type": "godfather_roll", "player": "Maria", "face": 5}
+    finally:
+        frames.put(None)
+        dice.stop()
+    service.close()
