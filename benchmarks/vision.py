@@ -75,6 +75,8 @@ def main() -> int:
     p.add_argument("--steps", type=int, default=3000, help="training steps per network")
     p.add_argument("--python", default=sys.executable,
                    help="interpreter with PyTorch, to train fold models")
+    p.add_argument("--views", type=int, default=None,
+                   help="turns of each die the face classifier averages (default: the reader's)")
     p.add_argument("--no-compare", action="store_true",
                    help="skip the hand-built pipeline and the baseline")
     args = p.parse_args()
@@ -90,10 +92,16 @@ def main() -> int:
     for i, held_out in enumerate(parts):
         held = set(held_out)
         train_names = [n for n in names if n not in held]
-        model = fold_model(i, train_names, args.python, args.steps, args.train)
+        try:
+            model = fold_model(i, train_names, args.python, args.steps, args.train)
+        except subprocess.CalledProcessError:
+            print(f"error: training fold {i} failed; --python must name an interpreter with "
+                  "PyTorch (pip install torch==2.13.0)", file=sys.stderr)
+            return 2
         trained_on = set(json.loads((model / "dice_net.json").read_text())["trained_on"])
         assert not trained_on & held, f"fold {i}: model saw held-out photos"
-        s = evaluate(DATASET, DiceReader(models=model).read, names=held_out)
+        extra = {} if args.views is None else {"views": args.views}
+        s = evaluate(DATASET, DiceReader(models=model, **extra).read, names=held_out)
         ours.merge(s)
         row = {"fold": i, "photos": len(held_out), "ours": s.value_accuracy}
         if not args.no_compare:

@@ -21,17 +21,17 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.colour import NAMED_COLOURS, body_colour, nearest_colour
 from vision.finding import find_dice
-from vision.net import MIN_VALUE, MODELS, DieNet
+from vision.net import MIN_VALUE, MODELS, VIEWS, DieNet
 from vision.pips import read_pips, warp_die
 
 _NETS: dict[str, DieNet] = {}
 
 
-def _net(models: Path | str) -> DieNet:
+def _net(models: Path | str, views: int) -> DieNet:
     # One loaded pair of networks per folder: readers are cheap to make, networks are not.
-    key = str(Path(models).resolve())
+    key = f"{Path(models).resolve()}:{views}"
     if key not in _NETS:
-        _NETS[key] = DieNet(models)
+        _NETS[key] = DieNet(models, views=views)
     return _NETS[key]
 
 
@@ -58,14 +58,18 @@ class DiceReader:
     """Reads pictures of one rig; holds its calibration so each call needs only the picture.
 
     ``models`` is the folder of the networks' ONNX files (the shipped ones by default);
-    ``min_value`` is the face probability below which a die is reported as unsure.
+    ``min_value`` is the face probability below which a die is reported as unsure; ``views``
+    how many turns of each die the face classifier averages (fewer is faster, and wrong
+    more often).
     """
 
     def __init__(self, calibration: Calibration | None = None,
-                 models: Path | str = MODELS, min_value: float = MIN_VALUE) -> None:
+                 models: Path | str = MODELS, min_value: float = MIN_VALUE,
+                 views: int = VIEWS) -> None:
         self.calibration = calibration or Calibration()
         self.models = models
         self.min_value = min_value
+        self.views = views
 
     def read(self, bgr: np.ndarray) -> list[DieFound]:
         """Every die on a BGR picture, in reading order (top to bottom, left to right)."""
@@ -74,7 +78,7 @@ class DiceReader:
         # The network sizes a die by its upright box; a calibrated size is the die's side,
         # and the upright box of a square turned at random is on average 4/π of its side.
         box_px = cal.die_px * 4 / np.pi if cal.die_px else None
-        net_dice = _net(self.models).find(bgr, box_px)
+        net_dice = _net(self.models, self.views).find(bgr, box_px)
         palette = cal.palette or NAMED_COLOURS
         found = []
         lab_middles = _middles_lab(bgr, net_dice)
