@@ -49,6 +49,23 @@ def matches(state: State, index: int, dice: tuple[int, ...]) -> bool:
     return state.board.neighborhoods[index].requirement.matches(dice, state.rules.straights_wrap)
 
 
+def check_set(state: State, index: int, dice: tuple[int, ...], rule: str) -> None:
+    """Sets match "the set's value and size" exactly (Resolution B.i)."""
+    if not matches(state, index, dice):
+        n = state.board.neighborhoods[index]
+        raise RuleViolation(
+            rule, f"{n.name} needs {n.requirement.describe()}; {dice_text(dice)} is not that set"
+        )
+
+
+def place_soldier(state: State, seat: int, index: int, dice: tuple[int, ...], rule: str) -> State:
+    """Spend the set and put a soldier from the House on the neighborhood."""
+    need_soldier(state, seat, rule)
+    state = spend(state, seat, dice, True, "Resolution B")
+    state = state.with_player(seat, house=state.players[seat].house - 1)
+    return replace(state, neighborhoods=replace_at(state.neighborhoods, index, seat))
+
+
 def claim(state: State, seat: int, a: Claim) -> State:
     require_phase(state, Phase.RESOLUTION, "neighborhoods are claimed")
     p = my_turn(state, seat, "Resolution A")
@@ -63,16 +80,8 @@ def claim(state: State, seat: int, a: Claim) -> State:
             f"{n.name} is held by {state.name(holder)}: only empty neighborhoods are claimed; "
             "taking it means muscling out (Resolution B.ii)",
         )
-    if not matches(state, i, a.dice):
-        raise RuleViolation(
-            "Resolution B.i",
-            f"{n.name} needs {n.requirement.describe()}; {dice_text(a.dice)} is not that set",
-        )
-    need_soldier(state, seat, "Resolution B.i")
-    state = spend(state, seat, a.dice, True, "Resolution B")
-    q = state.players[seat]
-    state = state.with_player(seat, house=q.house - 1)
-    return replace(state, neighborhoods=replace_at(state.neighborhoods, i, seat))
+    check_set(state, i, a.dice, "Resolution B.i")
+    return place_soldier(state, seat, i, a.dice, "Resolution B.i")
 
 
 def empty_matches(state: State, dice: tuple[int, ...]) -> list[str]:
@@ -96,11 +105,7 @@ def muscle_out(state: State, seat: int, a: MuscleOut) -> State:
         )
     if holder == seat:
         raise RuleViolation("Resolution B.ii", f"{p.name} already holds {n.name}")
-    if not matches(state, i, a.dice):
-        raise RuleViolation(
-            "Resolution B.ii",
-            f"{n.name} needs {n.requirement.describe()}; {dice_text(a.dice)} is not that set",
-        )
+    check_set(state, i, a.dice, "Resolution B.ii")
     open_ones = empty_matches(state, a.dice)
     if open_ones:
         raise RuleViolation(
@@ -122,11 +127,7 @@ def muscle_out(state: State, seat: int, a: MuscleOut) -> State:
             f"{p.name} is on {track.label(p.muscle)} and {h.name} on {track.label(h.muscle)}: only "
             "a player higher on the Muscle track can muscle someone out",
         )
-    need_soldier(state, seat, "Resolution B.ii")
-    state = spend(state, seat, a.dice, True, "Resolution B")
-    q = state.players[seat]
-    state = state.with_player(seat, house=q.house - 1)
-    state = replace(state, neighborhoods=replace_at(state.neighborhoods, i, seat))
+    state = place_soldier(state, seat, i, a.dice, "Resolution B.ii")
     # The displaced soldier goes to the Favor ability of its district's number (B.ii.c).
     hp = state.players[holder]
     spot = state.board.favor_spots.index(n.district)
