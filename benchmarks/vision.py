@@ -47,17 +47,18 @@ MODELS = ROOT / "build" / "vision-folds"
 NOTES_BASELINE = 0.608  # the research notes' own run of the blob-and-cluster recipe
 
 
-def fold_model(i: int, train_names: list[str], python: str, steps: int, retrain: bool) -> Path:
+def fold_model(i: int, train_names: list[str], python: str, steps: int, retrain: bool,
+               models: Path = MODELS) -> Path:
     """The fold's networks, trained on ``train_names`` only (reused when already built)."""
-    path = MODELS / f"fold{i}"
+    path = models / f"fold{i}"
     meta = path / "dice_net.json"
     if not retrain and meta.exists():
         info = json.loads(meta.read_text())
         if (sorted(info["trained_on"]) == sorted(train_names) and info["steps"] == steps
                 and info["face_steps"] == steps):
             return path
-    MODELS.mkdir(parents=True, exist_ok=True)
-    names = MODELS / f"fold{i}-train.txt"
+    models.mkdir(parents=True, exist_ok=True)
+    names = models / f"fold{i}-train.txt"
     names.write_text("\n".join(train_names) + "\n")
     print(f"fold {i}: training on {len(train_names)} photos ({steps} steps)...",
           file=sys.stderr, flush=True)
@@ -75,6 +76,8 @@ def main() -> int:
     p.add_argument("--steps", type=int, default=3000, help="training steps per network")
     p.add_argument("--python", default=sys.executable,
                    help="interpreter with PyTorch, to train fold models")
+    p.add_argument("--models", type=Path, default=MODELS,
+                   help="folder of the fold networks (fold0/, fold1/, ...)")
     p.add_argument("--views", type=int, default=None,
                    help="turns of each die the face classifier averages (default: the reader's)")
     p.add_argument("--no-compare", action="store_true",
@@ -93,7 +96,8 @@ def main() -> int:
         held = set(held_out)
         train_names = [n for n in names if n not in held]
         try:
-            model = fold_model(i, train_names, args.python, args.steps, args.train)
+            model = fold_model(i, train_names, args.python, args.steps, args.train,
+                               args.models)
         except subprocess.CalledProcessError:
             print(f"error: training fold {i} failed; --python must name an interpreter with "
                   "PyTorch (pip install torch==2.13.0)", file=sys.stderr)

@@ -42,6 +42,7 @@ from vision.evaluation import load_labels
 
 STRIDE = 8
 CROP = 256  # training crops: several dice and their surroundings, cheap to push through
+DETECTOR_WIDTH = 32  # channels of the detector's 1/8-scale layers
 OUTPUTS = 10  # heat, six value logits, x and y offset in the cell, log of the die size
 
 
@@ -309,13 +310,13 @@ def _seed_everything(seed: int) -> None:
     cv2.setRNGSeed(seed)  # cv2.randn (sensor noise) draws from OpenCV's own generator
 
 
-def train(folder: Path, names: list[str], steps: int = 4000, seed: int = 0,
-          batch_size: int = 16, log: bool = True) -> DieNet:
+def train(folder: Path, names: list[str], steps: int = 3000, seed: int = 0,
+          batch_size: int = 16, log: bool = True, width: int = 32) -> DieNet:
     """Train from scratch on ``names`` (photos of ``folder``); deterministic for a given seed."""
     _seed_everything(seed)
     rng = np.random.default_rng(seed)
     photos = Photos(folder, names)
-    net = DieNet()
+    net = DieNet(width)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps,
                                                 pct_start=0.1)
@@ -346,13 +347,15 @@ def export(net: nn.Module, path: Path, side: int) -> None:
 
 
 def build(dataset: Path, names: list[str], out: Path, steps: int = 3000,
-          face_steps: int = 3000, seed: int = 0, only: str | None = None) -> None:
+          face_steps: int = 3000, seed: int = 0, only: str | None = None,
+          width: int = DETECTOR_WIDTH) -> None:
     """Train both networks on ``names`` and write them, with what they saw, into ``out``
     (``only`` = "detector" or "faces" retrains one and keeps the other file)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     if only in (None, "detector"):
-        export(train(dataset, names, steps=steps, seed=seed), out / "dice_net.onnx", 640)
+        export(train(dataset, names, steps=steps, seed=seed, width=width),
+               out / "dice_net.onnx", 640)
     if only in (None, "faces"):
         export(train_faces(dataset, names, steps=face_steps, seed=seed),
                out / "dice_faces.onnx", FACE_CROP)
@@ -372,12 +375,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--only", choices=["detector", "faces"], help="retrain one network only")
+    p.add_argument("--width", type=int, default=DETECTOR_WIDTH,
+                   help="channels of the detector's 1/8-scale layers")
     args = p.parse_args(argv)
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     names = (args.names.read_text().split() if args.names
              else sorted(load_labels(args.dataset)))
-    build(args.dataset, names, args.out, args.steps, args.face_steps, args.seed, args.only)
+    build(args.dataset, names, args.out, args.steps, args.face_steps, args.seed, args.only,
+          args.width)
     print(f"wrote {args.out}/dice_net.onnx and dice_faces.onnx, trained on "
           f"{len(names)} photos", file=sys.stderr)
     return 0
