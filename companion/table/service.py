@@ -327,7 +327,8 @@ class TableService:
             game = self.game(game_id)
             if key is not None and key in game.keys:
                 return Ack(game.keys[key], game.state, duplicate=True)
-            self._open(game)
+            if not (actor == "host" and game.status == "finished"):
+                self._open(game)  # the host may take back the move that ended a game
             self._fresh(game, expected_seq)
             if not game.effective:
                 raise Refused("illegal", "there is nothing to undo")

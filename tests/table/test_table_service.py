@@ -286,3 +286,17 @@ def test_subscribers_get_each_players_view_and_no_one_elses_dice(service):
     assert theirs["log"] == [f"{roller} rolls."]
     assert "dice" in next(p for p in mine["state"]["players"] if p["name"] == roller)
     assert "dice" not in next(p for p in theirs["state"]["players"] if p["name"] == roller)
+
+
+def test_the_host_can_take_back_the_move_that_ended_the_game(service):
+    game = service.create_game(RECORD[0])
+    play(service, game.id, RECORD[1:])
+    g = service.game(game.id)
+    assert g.status == "finished"
+    with pytest.raises(Refused) as err:
+        service.undo(game.id, actor=f"player:{RECORD[-1]['player']}", expected_seq=g.seq)
+    assert err.value.code == "closed"
+    service.undo(game.id, actor="host", expected_seq=g.seq)
+    g = service.game(game.id)
+    assert g.status == "active" and not g.state.is_over
+    assert len(g.effective) == len(RECORD) - 2
