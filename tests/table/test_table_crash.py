@@ -29,30 +29,40 @@ PLAYERS, SEED = 6, 1
 MIN_KILLS = 30
 
 
-def run_until_killed(data: Path, delay: float, acked: dict[int, int]) -> bool:
-    """Start the driver, SIGKILL it ``delay`` seconds after it is ready; True if it finished."""
+def run_until_killed(data: Path, acks: int, delay: float, acked: dict[int, int]) -> bool:
+    """Start the driver; SIGKILL it ``delay`` seconds after its ``acks``-th acknowledgement
+    (0: while it starts up). True if it finished the game first.
+
+    Counting acknowledgements, not seconds, keeps the number of kills the same on a fast or a
+    slow machine; the extra few milliseconds land the kill anywhere inside the next write."""
     proc = subprocess.Popen(
         [sys.executable, str(DRIVER), str(data), str(PLAYERS), str(SEED)],
         stdout=subprocess.PIPE, text=True, cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
-    ready = threading.Event()
+    reached = threading.Event()
     done = threading.Event()
+    seen = 0
 
     def read() -> None:
+        nonlocal seen
         assert proc.stdout is not None
         for line in proc.stdout:
             word, *rest = line.split()
-            if word == "READY":
-                ready.set()
+            if word == "READY" and acks == 0:
+                reached.set()
             elif word == "ACK":
                 acked[int(rest[0])] = int(rest[1])
+                seen += 1
+                if seen >= acks:
+                    reached.set()
             elif word == "DONE":
                 done.set()
+                reached.set()
 
     reader = threading.Thread(target=read)
     reader.start()
-    ready.wait(timeout=60)
+    reached.wait(timeout=60)
     time.sleep(delay)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
@@ -94,9 +104,8 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path):
     finished = False
     length = 0
     while not finished:
-        # Mostly short lives, so the game needs many restarts; some die while starting up.
-        delay = rng.choice([0.0, rng.uniform(0, 0.02), rng.uniform(0, 0.08)])
-        finished = run_until_killed(tmp_path, delay, acked)
+        # Short lives, so the game needs many restarts; some die while starting up.
+        finished = run_until_killed(tmp_path, rng.randint(0, 4), rng.uniform(0, 0.004), acked)
         kills += not finished
         length = check(tmp_path, moves, acked, setup, length)
     assert kills >= MIN_KILLS, f"only {kills} kills before the game ended"
