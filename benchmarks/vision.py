@@ -6,10 +6,11 @@ Photos are grouped into shooting sessions by their timestamp names (a gap of mor
 starts a new session) and whole sessions into ``--folds`` folds of about equal size, so
 near-duplicate shots of one session never sit on both sides of a split. For each fold a die
 network is trained on the *other* folds' photos only (``vision.train``, into
-``build/vision-folds/``; each model's JSON lists the photos it was trained on and is checked
-against the fold before use), and scored on the fold's photos. The figures are the sums over
-the held-out folds: every photo is scored by a model that never saw its session. The shipped
-``vision/dice_net.onnx`` is trained on all photos and is *not* what these figures measure.
+``build/vision-folds/``; each model's JSON lists the photos it was trained on and the jitter
+it was trained with, both checked before use), and scored on the fold's photos. The figures
+are the sums over the held-out folds: every photo is scored by a model that never saw its
+session. The shipped ``vision/dice_net.onnx`` is trained on all photos and is *not* what
+these figures measure.
 
 Training needs PyTorch (``--python`` names an interpreter that has it; fold models already in
 ``build/vision-folds/`` are reused, ``--train`` rebuilds them). Beside the network the
@@ -24,6 +25,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 import cv2
@@ -31,6 +33,7 @@ import cv2
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from vision.augment import DETECTOR_JITTER, FACE_JITTER  # noqa: E402
 from vision.baseline import read_baseline  # noqa: E402
 from vision.evaluation import (  # noqa: E402
     Score,
@@ -47,16 +50,23 @@ MODELS = ROOT / "build" / "vision-folds"
 NOTES_BASELINE = 0.608  # the research notes' own run of the blob-and-cluster recipe
 
 
+def is_current(info: dict, train_names: list[str], steps: int) -> bool:
+    """Whether a fold network's record says it was trained on ``train_names`` by today's
+    recipe (steps and both jitter settings), so a stale one is never scored by mistake."""
+    return (sorted(info.get("trained_on", [])) == sorted(train_names)
+            and info.get("steps") == steps and info.get("face_steps") == steps
+            and info.get("detector_jitter") == json.loads(json.dumps(asdict(DETECTOR_JITTER)))
+            and info.get("face_jitter") == json.loads(json.dumps(asdict(FACE_JITTER))))
+
+
 def fold_model(i: int, train_names: list[str], python: str, steps: int, retrain: bool,
                models: Path = MODELS) -> Path:
     """The fold's networks, trained on ``train_names`` only (reused when already built)."""
     path = models / f"fold{i}"
     meta = path / "dice_net.json"
-    if not retrain and meta.exists():
-        info = json.loads(meta.read_text())
-        if (sorted(info["trained_on"]) == sorted(train_names) and info["steps"] == steps
-                and info["face_steps"] == steps):
-            return path
+    if not retrain and meta.exists() and is_current(json.loads(meta.read_text()), train_names,
+                                                    steps):
+        return path
     models.mkdir(parents=True, exist_ok=True)
     names = models / f"fold{i}-train.txt"
     names.write_text("\n".join(train_names) + "\n")

@@ -3,7 +3,7 @@
     python -m vision.train DATASET [--out vision/] [--names FILE] [--steps N] [--face-steps N]
 
 Needs PyTorch (CPU is enough), which is a *training* dependency only: the companion runs the
-exported ONNX file through OpenCV's ``cv2.dnn``. Everything is seeded, so the same data, steps
+exported ONNX files through ONNX Runtime. Everything is seeded, so the same data, steps
 and PyTorch version rebuild the same weights.
 
 The network is a small fully convolutional net at stride 8 (CenterNet-style): for every 8×8 cell
@@ -14,9 +14,11 @@ not what this data set looks like, by augmenting every crop:
 - any rotation and mirror (a face's value does not change under either);
 - die sizes from about 0.6× to 1.6× those photographed (other cameras, other heights);
 - any hue (a die of a colour not in the set is the same die), saturation, brightness,
-  contrast, gamma, swapped colour channels, grey, and sometimes a negative (dark mats, light
-  pips on light dice);
-- blur, sensor noise and JPEG recompression.
+  contrast, gamma and swapped colour channels;
+- for the detector also grey, sometimes a negative (dark mats, light pips on light dice),
+  heavy blur and JPEG recompression; the face classifier gets a lighter set
+  (:data:`FACE_JITTER`), since those can erase the very pips it must count;
+- blur and sensor noise.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import json
 import math
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 import cv2
@@ -38,6 +41,7 @@ try:
 except ImportError:  # pragma: no cover - the runtime never imports this module
     sys.exit("vision.train needs PyTorch for training: pip install torch (CPU build is enough)")
 
+from vision.augment import DETECTOR_JITTER, FACE_JITTER, colour_jitter
 from vision.evaluation import load_labels
 
 STRIDE = 8
@@ -110,39 +114,6 @@ class Photos:
             self.dice.append(np.array(rows, np.float32).reshape(-1, 4))
 
 
-def _colour_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    if rng.random() < 0.8:
-        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
-        hue = ((np.arange(256) + rng.integers(0, 180)) % 180).astype(np.uint8)
-        sat = np.clip(np.arange(256) * rng.uniform(0.5, 1.5), 0, 255).astype(np.uint8)
-        ident = np.arange(256, dtype=np.uint8)
-        hsv = cv2.LUT(hsv, np.stack([hue, sat, ident], axis=1).reshape(256, 1, 3))
-        img = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
-    if rng.random() < 0.3:
-        img = np.ascontiguousarray(img[:, :, rng.permutation(3)])
-    if rng.random() < 0.1:
-        img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
-    # Gamma, contrast, brightness and a white-balance error, as one table per channel.
-    x = np.arange(256, dtype=np.float32) / 255.0
-    x = x ** rng.uniform(0.6, 1.6)
-    x = (x - 0.5) * rng.uniform(0.6, 1.3) + 0.5 + rng.uniform(-0.2, 0.2)
-    if rng.random() < 0.1:
-        x = 1.0 - x  # a negative: light pips on light dice, dice on a dark mat
-    lut = np.stack([np.clip(x * g * 255, 0, 255) for g in rng.uniform(0.85, 1.15, size=3)],
-                   axis=1).astype(np.uint8).reshape(256, 1, 3)
-    out = cv2.LUT(img, lut)
-    if rng.random() < 0.3:
-        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.2))
-    if rng.random() < 0.5:
-        noise = np.empty(out.shape, np.int16)
-        cv2.randn(noise, 0, float(rng.uniform(1, 8)))
-        out = cv2.add(out, noise, dtype=cv2.CV_8U)
-    if rng.random() < 0.3:
-        _ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
-        out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
-    return out
-
-
 def sample(photos: Photos, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """One augmented training crop and its dice (cx, cy, size, value, whole) in crop pixels."""
     i = int(rng.integers(len(photos.images)))
@@ -162,7 +133,7 @@ def sample(photos: Photos, rng: np.random.Generator) -> tuple[np.ndarray, np.nda
     border = tuple(int(v) for v in img[int(rng.integers(h)), int(rng.integers(w))])
     crop = cv2.warpAffine(img, m, (CROP, CROP), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_CONSTANT, borderValue=border)
-    crop = _colour_jitter(crop, rng)
+    crop = colour_jitter(crop, rng, DETECTOR_JITTER)
     out = np.zeros((len(dice), 5), np.float32)
     if len(dice):
         pts = np.hstack([dice[:, :2], np.ones((len(dice), 1), np.float32)]) @ m.T
@@ -253,7 +224,7 @@ def face_sample(photos: Photos, rng: np.random.Generator) -> tuple[np.ndarray, i
         m[0, 2] += FACE_CROP
     crop = cv2.warpAffine(img, m, (FACE_CROP, FACE_CROP), flags=cv2.INTER_AREA,
                           borderMode=cv2.BORDER_REPLICATE)
-    return _colour_jitter(crop, rng), label
+    return colour_jitter(crop, rng, FACE_JITTER), label
 
 
 def train_faces(folder: Path, names: list[str], steps: int = 3000, seed: int = 0,
@@ -340,7 +311,7 @@ def train(folder: Path, names: list[str], steps: int = 3000, seed: int = 0,
 
 
 def export(net: nn.Module, path: Path, side: int) -> None:
-    """Write one network as the ONNX file ``cv2.dnn`` runs."""
+    """Write one network as the ONNX file the reader runs (:mod:`vision.net`)."""
     torch.onnx.export(net, torch.zeros(1, 3, side, side), str(path), dynamo=False,
                       input_names=["bgr"], output_names=["out"], opset_version=13,
                       dynamic_axes={"bgr": {0: "n", 2: "h", 3: "w"}})
@@ -360,7 +331,8 @@ def build(dataset: Path, names: list[str], out: Path, steps: int = 3000,
         export(train_faces(dataset, names, steps=face_steps, seed=seed),
                out / "dice_faces.onnx", FACE_CROP)
     meta = {"trained_on": sorted(names), "steps": steps, "face_steps": face_steps,
-            "seed": seed, "torch": torch.__version__}
+            "seed": seed, "torch": torch.__version__,
+            "detector_jitter": asdict(DETECTOR_JITTER), "face_jitter": asdict(FACE_JITTER)}
     (out / "dice_net.json").write_text(json.dumps(meta, indent=1) + "\n")
 
 
