@@ -25,7 +25,6 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import asdict
 from pathlib import Path
 
 import cv2
@@ -33,7 +32,7 @@ import cv2
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.augment import DETECTOR_JITTER, FACE_JITTER  # noqa: E402
+from vision.augment import recipe  # noqa: E402
 from vision.baseline import read_baseline  # noqa: E402
 from vision.evaluation import (  # noqa: E402
     Score,
@@ -52,11 +51,10 @@ NOTES_BASELINE = 0.608  # the research notes' own run of the blob-and-cluster re
 
 def is_current(info: dict, train_names: list[str], steps: int) -> bool:
     """Whether a fold network's record says it was trained on ``train_names`` by today's
-    recipe (steps and both jitter settings), so a stale one is never scored by mistake."""
+    recipe (steps, jitter, crop placing, drawn dice), so a stale one is never scored."""
     return (sorted(info.get("trained_on", [])) == sorted(train_names)
             and info.get("steps") == steps and info.get("face_steps") == steps
-            and info.get("detector_jitter") == json.loads(json.dumps(asdict(DETECTOR_JITTER)))
-            and info.get("face_jitter") == json.loads(json.dumps(asdict(FACE_JITTER))))
+            and all(info.get(k) == v for k, v in recipe().items()))
 
 
 def fold_model(i: int, train_names: list[str], python: str, steps: int, retrain: bool,

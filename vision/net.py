@@ -7,10 +7,11 @@ Two small networks, both trained by :mod:`vision.train`:
    8×8-pixel cell, says how likely a die's centre is in the cell (heat), where in the cell it
    lies and how big the die is. A die is a local maximum of heat of at least ``min_heat``.
 2. The **face classifier** (``dice_faces.onnx``) looks at each found die alone, cut out upright
-   and scaled to 32×32 pixels, and gives the probability of each face and of "not a die".
-   A find that is more likely not a die than a die is dropped (a phantom); otherwise the
-   value is the most likely face when its probability is at least ``min_value``, and the die
-   is reported as unsure when it is not.
+   and scaled to 32×32 pixels, and gives the probability of each face, of "not a die" and
+   of "a die with no legal face" (blank, smudged, an impossible layout). A find that is more
+   likely not a die than a die is dropped (a phantom); otherwise the value is the most likely
+   face when its probability is at least ``min_value``, and the die is reported as unsure
+   when it is not.
 
 The network learnt dice from about 24 to 65 px across (the photographed sizes times the
 training's scale range). Pictures whose dice are outside that range are scaled to the
@@ -50,11 +51,15 @@ class NetDie:
     centre: tuple[float, float]
     size: float
     heat: float
-    probabilities: np.ndarray  # seven: faces 1..6, then "not a die"
+    probabilities: np.ndarray  # eight: faces 1..6, "not a die", "a die with no legal face"
 
     @property
     def not_a_die(self) -> float:
         return float(self.probabilities[6])
+
+    @property
+    def no_face(self) -> float:
+        return float(self.probabilities[7])
 
     @property
     def best(self) -> int:
@@ -114,7 +119,7 @@ class DieNet:
             cy = (gy + 0.5 + out[8, gy, gx]) * STRIDE / scale
             size = float(np.exp(np.clip(out[9, gy, gx], -3, 4))) * STRIDE / scale
             found.append(NetDie((float(cx), float(cy)), size, float(heat[gy, gx]),
-                                np.zeros(7)))
+                                np.zeros(8)))
         # Two peaks on one die: keep the stronger (dice cannot overlap by more than half).
         found.sort(key=lambda d: -d.heat)
         kept: list[NetDie] = []
@@ -125,7 +130,8 @@ class DieNet:
         return kept
 
     def _classify(self, bgr: np.ndarray, dice: list[NetDie]) -> list[NetDie]:
-        """Each die's face probabilities from its own upright crop; phantoms dropped."""
+        """Each die's face probabilities from its own upright crop; phantoms (more likely not
+        a die than a die, with or without a legal face) dropped."""
         if not dice:
             return []
         crops = np.empty((len(dice), FACE_CROP, FACE_CROP, 3), np.uint8)
@@ -140,11 +146,11 @@ class DieNet:
              for k in range(self.views)])
         blob = views.transpose(0, 3, 1, 2).astype(np.float32) * np.float32(1 / 255)
         logits = self.faces.run(None, {"bgr": np.ascontiguousarray(blob)})[0]
-        logits = logits.reshape(self.views, len(dice), 7).astype(np.float64)
+        logits = logits.reshape(self.views, len(dice), 8).astype(np.float64)
         p = np.exp(logits - logits.max(axis=2, keepdims=True))
         p = (p / p.sum(axis=2, keepdims=True)).mean(axis=0)
         return [NetDie(d.centre, d.size, d.heat, q) for d, q in zip(dice, p, strict=True)
-                if q[6] < q[:6].sum()]
+                if q[6] < q[:6].sum() + q[7]]
 
     def find(self, bgr: np.ndarray, die_px: float | None = None) -> list[NetDie]:
         """Every die on the picture, in picture pixels.

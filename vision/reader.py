@@ -87,8 +87,12 @@ class DiceReader:
             name, _ = nearest_colour(colour_lab, palette)
             p = d.best_probability
             sure = p >= self.min_value
-            reason = (f"face {d.best} at p={p:.2f}" if sure
-                      else f"face {d.best} only at p={p:.2f}")
+            if sure:
+                reason = f"face {d.best} at p={p:.2f}"
+            elif d.no_face > p:
+                reason = f"no legal face (p={d.no_face:.2f}): blank, smudged or cocked"
+            else:
+                reason = f"face {d.best} only at p={p:.2f}"
             found.append(DieFound(
                 value=d.best if sure else None, box=_box(d.centre, d.size), centre=d.centre,
                 rect=rect, colour=name, lab=tuple(float(x) for x in colour_lab),

@@ -19,6 +19,10 @@ not what this data set looks like, by augmenting every crop:
   heavy blur and JPEG recompression; the face classifier gets a lighter set
   (:data:`FACE_JITTER`), since those can erase the very pips it must count;
 - blur and sensor noise.
+
+A fifth of the face classifier's crops are drawn dice (:mod:`vision.synthetic`): every legal
+layout in any colours and shapes, and some with no legal face, its eighth class. The
+settings live in :mod:`vision.augment` and are recorded in ``dice_net.json``.
 """
 
 from __future__ import annotations
@@ -28,7 +32,6 @@ import json
 import math
 import sys
 import time
-from dataclasses import asdict
 from pathlib import Path
 
 import cv2
@@ -41,8 +44,17 @@ try:
 except ImportError:  # pragma: no cover - the runtime never imports this module
     sys.exit("vision.train needs PyTorch for training: pip install torch (CPU build is enough)")
 
-from vision.augment import DETECTOR_JITTER, FACE_JITTER, colour_jitter
+from vision.augment import (
+    DETECTOR_JITTER,
+    FACE_DRAWN,
+    FACE_ILLEGAL,
+    FACE_JITTER,
+    FACE_PLACING,
+    colour_jitter,
+    recipe,
+)
 from vision.evaluation import load_labels
+from vision.synthetic import synthetic_face
 
 STRIDE = 8
 CROP = 256  # training crops: several dice and their surroundings, cheap to push through
@@ -77,18 +89,19 @@ class DieNet(nn.Module):
 
 FACE_CROP = 32  # the face classifier's input: one die, upright box, scaled to this side
 FACE_MARGIN = 1.15  # crop side per die size (the size is the side of the die's upright box)
-NOT_A_DIE = 6  # the classifier's seventh class
+NOT_A_DIE = 6  # the classifier's seventh class; the eighth is synthetic.NO_FACE
 
 
 class FaceNet(nn.Module):
-    """Face classifier on one die's crop: faces 1..6 and "not a die" (a phantom)."""
+    """Face classifier on one die's crop: faces 1..6, "not a die" (a phantom) and "a die
+    with no legal face" (blank, smudged, cocked)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.body = nn.Sequential(
             _cbr(3, 16), nn.MaxPool2d(2), _cbr(16, 32), nn.MaxPool2d(2),
             _cbr(32, 48), _cbr(48, 48), nn.AdaptiveAvgPool2d(1))
-        self.head = nn.Conv2d(48, 7, 1)
+        self.head = nn.Conv2d(48, 8, 1)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.body(x)).flatten(1)
@@ -190,8 +203,18 @@ def batch(photos: Photos, rng: np.random.Generator, n: int) -> dict[str, torch.T
 
 
 def face_sample(photos: Photos, rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """One augmented classifier crop: a die (label 0..5) or, one time in five, not a die
-    (background, a die's edge or a gap between dice: label :data:`NOT_A_DIE`)."""
+    """One augmented classifier crop: a drawn die (:data:`FACE_DRAWN` of the time), or from
+    a photo a die (label 0..5) or, one time in five, not a die (background, a die's edge or
+    a gap between dice: label :data:`NOT_A_DIE`)."""
+    if rng.random() < FACE_DRAWN:
+        img = photos.images[int(rng.integers(len(photos.images)))]
+        h, w = img.shape[:2]
+        side = int(FACE_MARGIN * float(np.median(np.concatenate(photos.dice)[:, 2]))
+                   * rng.uniform(0.7, 1.4))
+        x, y = int(rng.integers(0, w - side)), int(rng.integers(0, h - side))
+        crop, label = synthetic_face(rng, img[y:y + side, x:x + side], FACE_CROP, FACE_MARGIN,
+                                     FACE_PLACING.size, FACE_ILLEGAL)
+        return colour_jitter(crop, rng, FACE_JITTER), label
     while True:
         i = int(rng.integers(len(photos.images)))
         if len(photos.dice[i]):
@@ -201,9 +224,9 @@ def face_sample(photos: Photos, rng: np.random.Generator) -> tuple[np.ndarray, i
     cx, cy, size, value = dice[int(rng.integers(len(dice)))]
     label = int(value) - 1
     # Where the detector puts a die is a little off, and its size too.
-    cx += rng.normal(0, 0.06 * size)
-    cy += rng.normal(0, 0.06 * size)
-    size *= math.exp(rng.normal(0, 0.08))
+    cx += rng.normal(0, FACE_PLACING.centre * size)
+    cy += rng.normal(0, FACE_PLACING.centre * size)
+    size *= math.exp(rng.normal(0, FACE_PLACING.size))
     if rng.random() < 0.2:
         label = NOT_A_DIE
         if rng.random() < 0.5:  # off the die by at least half a die
@@ -331,8 +354,7 @@ def build(dataset: Path, names: list[str], out: Path, steps: int = 3000,
         export(train_faces(dataset, names, steps=face_steps, seed=seed),
                out / "dice_faces.onnx", FACE_CROP)
     meta = {"trained_on": sorted(names), "steps": steps, "face_steps": face_steps,
-            "seed": seed, "torch": torch.__version__,
-            "detector_jitter": asdict(DETECTOR_JITTER), "face_jitter": asdict(FACE_JITTER)}
+            "seed": seed, "torch": torch.__version__, **recipe()}
     (out / "dice_net.json").write_text(json.dumps(meta, indent=1) + "\n")
 
 
