@@ -32,6 +32,7 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -256,7 +257,20 @@ def train_faces(folder: Path, names: list[str], steps: int = 3000, seed: int = 0
     _seed_everything(seed)
     rng = np.random.default_rng(seed + 1)
     photos = Photos(folder, names)
+
+    def step_loss() -> torch.Tensor:
+        crops, labels = zip(*(face_sample(photos, rng) for _ in range(batch_size)), strict=True)
+        x = torch.from_numpy(np.stack(crops)).permute(0, 3, 1, 2).float() / 255.0
+        return F.cross_entropy(net(x), torch.tensor(labels), label_smoothing=0.05)
+
     net = FaceNet()
+    return _fit(net, step_loss, steps, "faces" if log else None)
+
+
+def _fit(net: nn.Module, step_loss: Callable[[], torch.Tensor], steps: int,
+         name: str | None) -> nn.Module:
+    """The one training loop: AdamW with a one-cycle schedule, a loss per step from
+    ``step_loss``, progress on stderr under ``name`` (None: quiet)."""
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps,
                                                 pct_start=0.1)
@@ -264,16 +278,14 @@ def train_faces(folder: Path, names: list[str], steps: int = 3000, seed: int = 0
     t0 = time.time()
     running = 0.0
     for step in range(steps):
-        crops, labels = zip(*(face_sample(photos, rng) for _ in range(batch_size)), strict=True)
-        x = torch.from_numpy(np.stack(crops)).permute(0, 3, 1, 2).float() / 255.0
-        ls = F.cross_entropy(net(x), torch.tensor(labels), label_smoothing=0.05)
+        ls = step_loss()
         opt.zero_grad()
         ls.backward()
         opt.step()
         sched.step()
         running = 0.98 * running + 0.02 * ls.item() if step else ls.item()
-        if log and (step % 200 == 0 or step == steps - 1):
-            print(f"faces {step:>5}/{steps}  loss {running:.3f}  {time.time() - t0:.0f} s",
+        if name and (step % 200 == 0 or step == steps - 1):
+            print(f"{name} {step:>5}/{steps}  loss {running:.3f}  {time.time() - t0:.0f} s",
                   file=sys.stderr, flush=True)
     net.eval()
     return net
@@ -310,27 +322,13 @@ def train(folder: Path, names: list[str], steps: int = 3000, seed: int = 0,
     _seed_everything(seed)
     rng = np.random.default_rng(seed)
     photos = Photos(folder, names)
-    net = DieNet(width)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps,
-                                                pct_start=0.1)
-    net.train()
-    t0 = time.time()
-    running = 0.0
-    for step in range(steps):
+
+    def step_loss() -> torch.Tensor:
         b = batch(photos, rng, batch_size)
-        out = net(b["x"])
-        ls = loss(out, b)
-        opt.zero_grad()
-        ls.backward()
-        opt.step()
-        sched.step()
-        running = 0.98 * running + 0.02 * ls.item() if step else ls.item()
-        if log and (step % 200 == 0 or step == steps - 1):
-            print(f"step {step:>5}/{steps}  loss {running:.3f}  {time.time() - t0:.0f} s",
-                  file=sys.stderr, flush=True)
-    net.eval()
-    return net
+        return loss(net(b["x"]), b)
+
+    net = DieNet(width)
+    return _fit(net, step_loss, steps, "step" if log else None)
 
 
 def export(net: nn.Module, path: Path, side: int) -> None:
