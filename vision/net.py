@@ -6,12 +6,12 @@ Two small networks, both trained by :mod:`vision.train`:
 1. The **detector** (``dice_net.onnx``) looks at the whole picture at once and, for every
    8×8-pixel cell, says how likely a die's centre is in the cell (heat), where in the cell it
    lies and how big the die is. A die is a local maximum of heat of at least ``min_heat``.
-2. The **face classifier** (``dice_faces.onnx``) looks at each found die alone, cut out upright
-   and scaled to 32×32 pixels, and gives the probability of each face, of "not a die" and
-   of "a die with no legal face" (blank, smudged, an impossible layout). A find that is more
-   likely not a die than a die is dropped (a phantom); otherwise the value is the most likely
-   face when its probability is at least ``min_value``, and the die is reported as unsure
-   when it is not.
+2. The **face classifier** (``dice_faces.onnx``) looks at each found die alone, cut out
+   turned square to the crop (:mod:`vision.pose`) and scaled to 32×32 pixels, and gives the
+   probability of each face, of "not a die" and of "a die with no legal face" (blank,
+   smudged, an impossible layout). A find that is more likely not a die than a die is
+   dropped (a phantom); otherwise the value is the most likely face when its probability is
+   at least ``min_value``, and the die is reported as unsure when it is not.
 
 The network learnt dice from about 24 to 65 px across (the photographed sizes times the
 training's scale range). Pictures whose dice are outside that range are scaled to the
@@ -28,10 +28,10 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
+from vision.pose import die_angle, face_crop
+
 MODELS = Path(__file__).parent  # the shipped dice_net.onnx and dice_faces.onnx
 STRIDE = 8
-FACE_CROP = 32  # as in vision.train
-FACE_MARGIN = 1.15
 # The die size (pixels, square root of the box area) the network saw most: the middle of the
 # training range. Sizes from TRUSTED_SIZE[0] to TRUSTED_SIZE[1] are read as they are.
 TYPICAL_DIE_PX = 39.0
@@ -52,6 +52,7 @@ class NetDie:
     size: float
     heat: float
     probabilities: np.ndarray  # eight: faces 1..6, "not a die", "a die with no legal face"
+    angle: float = 0.0  # its turn (vision.pose.die_angle), radians, once classified
 
     @property
     def not_a_die(self) -> float:
@@ -130,17 +131,14 @@ class DieNet:
         return kept
 
     def _classify(self, bgr: np.ndarray, dice: list[NetDie]) -> list[NetDie]:
-        """Each die's face probabilities from its own upright crop; phantoms (more likely not
-        a die than a die, with or without a legal face) dropped."""
+        """Each die's face probabilities from its own crop, turned square
+        (:mod:`vision.pose`); phantoms (more likely not a die than a die, with or without a
+        legal face) dropped."""
         if not dice:
             return []
-        crops = np.empty((len(dice), FACE_CROP, FACE_CROP, 3), np.uint8)
-        for i, d in enumerate(dice):
-            scale = FACE_CROP / (FACE_MARGIN * d.size)
-            m = np.array([[scale, 0, FACE_CROP / 2 - scale * d.centre[0]],
-                          [0, scale, FACE_CROP / 2 - scale * d.centre[1]]])
-            crops[i] = cv2.warpAffine(bgr, m, (FACE_CROP, FACE_CROP), flags=cv2.INTER_AREA,
-                                      borderMode=cv2.BORDER_REPLICATE)
+        angles = [die_angle(bgr, d.centre, d.size) for d in dice]
+        crops = np.stack([face_crop(bgr, d.centre, d.size, a)
+                          for d, a in zip(dice, angles, strict=True)])
         views = np.concatenate(
             [np.rot90(crops if k < 4 else crops[:, :, ::-1], k % 4, axes=(1, 2))
              for k in range(self.views)])
@@ -149,8 +147,8 @@ class DieNet:
         logits = logits.reshape(self.views, len(dice), 8).astype(np.float64)
         p = np.exp(logits - logits.max(axis=2, keepdims=True))
         p = (p / p.sum(axis=2, keepdims=True)).mean(axis=0)
-        return [NetDie(d.centre, d.size, d.heat, q) for d, q in zip(dice, p, strict=True)
-                if q[6] < q[:6].sum() + q[7]]
+        return [NetDie(d.centre, d.size, d.heat, q, a)
+                for d, q, a in zip(dice, p, angles, strict=True) if q[6] < q[:6].sum() + q[7]]
 
     def find(self, bgr: np.ndarray, die_px: float | None = None) -> list[NetDie]:
         """Every die on the picture, in picture pixels.

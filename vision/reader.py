@@ -83,7 +83,8 @@ class DiceReader:
         found = []
         lab_middles = _middles_lab(bgr, net_dice)
         for d, colour_lab in zip(net_dice, lab_middles, strict=True):
-            rect = (d.centre, (d.size, d.size), 0.0)
+            side = d.size / (abs(np.cos(d.angle)) + abs(np.sin(d.angle)))
+            rect = (d.centre, (side, side), float(np.degrees(d.angle)))
             name, _ = nearest_colour(colour_lab, palette)
             p = d.best_probability
             sure = p >= self.min_value

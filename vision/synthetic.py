@@ -14,6 +14,7 @@ Only numpy and OpenCV; the runtime never imports this module.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -42,7 +43,7 @@ def _legal_sets() -> set[frozenset[tuple[int, int]]]:
 
 
 LEGAL = _legal_sets()
-SUPER = 4  # drawn at this many times the crop's side, then scaled down (anti-aliasing)
+SUPER = 2  # drawn at this many times the picture's side, then scaled down (anti-aliasing)
 SHIFT = 4  # fixed-point bits for sub-pixel drawing
 NO_FACE = 7  # the classifier's eighth class: a die, but no legal face (vision.net)
 
@@ -168,19 +169,30 @@ def draw_die(canvas: np.ndarray, rng: np.random.Generator, centre: np.ndarray, s
     canvas[:] = canvas * (1 - m) + np.clip(face, 0, 255) * m
 
 
-def synthetic_face(rng: np.random.Generator, background: np.ndarray, side: int,
-                   margin: float, size_error: float, illegal: float) -> tuple[np.ndarray, int]:
-    """One drawn die crop, ``side`` pixels square, framed as the classifier's crops are (the
-    die's upright box times ``margin``, its size off by ``size_error``, log standard
-    deviation), and its label: 0..5 for a face, or :data:`NO_FACE` (a share ``illegal`` of
-    the dice show an :func:`illegal_layout`). ``background`` is a BGR patch of real tray."""
+@dataclass(frozen=True)
+class Drawn:
+    """A drawn picture with one die in its middle (and maybe neighbours), and what it shows."""
+
+    picture: np.ndarray  # BGR, uint8
+    centre: tuple[float, float]  # the die's centre, pixels
+    box: float  # the side of the die's upright box, pixels (as the data set labels dice)
+    angle: float  # the die's turn, radians
+    label: int  # 0..5 for a face, or NO_FACE
+
+
+def drawn_die(rng: np.random.Generator, background: np.ndarray, side: int,
+              illegal: float) -> Drawn:
+    """A picture ``side`` pixels square on ``background`` (a BGR patch of real tray) with one
+    drawn die in the middle, its upright box half the side, at any turn; a share ``illegal``
+    of the dice show an :func:`illegal_layout` (label :data:`NO_FACE`). It is cut out for the
+    classifier as a photographed die is (:func:`vision.pose.face_crop`)."""
     big = side * SUPER
     canvas = cv2.resize(background, (big, big), interpolation=cv2.INTER_LINEAR).astype(
         np.float32)
-    angle = rng.uniform(0, 2 * math.pi)
-    box = big / margin * math.exp(rng.normal(0, size_error))  # the die's upright box
+    angle = float(rng.uniform(0, 2 * math.pi))
+    box = big / 2
     die = box / (abs(math.cos(angle)) + abs(math.sin(angle)))
-    centre = big / 2 + rng.normal(0, 0.04 * box, 2)
+    centre = np.float32([big / 2, big / 2])
     for _ in range(int(rng.choice(3, p=[0.6, 0.3, 0.1]))):
         a = rng.uniform(0, 2 * math.pi)
         at = centre + die * rng.uniform(1.0, 1.3) * np.float32([math.cos(a), math.sin(a)])
@@ -189,6 +201,8 @@ def synthetic_face(rng: np.random.Generator, background: np.ndarray, side: int,
     value = int(rng.integers(1, 7))
     layout = illegal_layout(rng) if rng.random() < illegal else None
     draw_die(canvas, rng, centre, die, angle, value, layout)
-    crop = cv2.resize(np.clip(canvas, 0, 255).astype(np.uint8), (side, side),
-                      interpolation=cv2.INTER_AREA)
-    return crop, value - 1 if layout is None else NO_FACE
+    picture = cv2.resize(np.clip(canvas, 0, 255).astype(np.uint8), (side, side),
+                         interpolation=cv2.INTER_AREA)
+    mid = (big / 2 + 0.5) / SUPER - 0.5  # the canvas's middle, in the picture's pixels
+    return Drawn(picture, (mid, mid), side / 2, angle,
+                 value - 1 if layout is None else NO_FACE)

@@ -11,7 +11,9 @@ it says whether a die's centre is there (heat), which face is up (six logits), w
 cell the centre lies and how big the die is. What it must learn is kept to what a die *is*,
 not what this data set looks like, by augmenting every crop:
 
-- any rotation and mirror (a face's value does not change under either);
+- any rotation and mirror (a face's value does not change under either); the face
+  classifier's crops are turned square to the die first (:mod:`vision.pose`), as at run
+  time, and then by any quarter turn and maybe mirrored;
 - die sizes from about 0.6× to 1.6× those photographed (other cameras, other heights);
 - any hue (a die of a colour not in the set is the same die), saturation, brightness,
   contrast, gamma and swapped colour channels;
@@ -55,7 +57,8 @@ from vision.augment import (
     recipe,
 )
 from vision.evaluation import load_labels
-from vision.synthetic import synthetic_face
+from vision.pose import FACE_CROP, die_angle, face_crop
+from vision.synthetic import drawn_die
 
 STRIDE = 8
 CROP = 256  # training crops: several dice and their surroundings, cheap to push through
@@ -88,8 +91,6 @@ class DieNet(nn.Module):
         return self.head(self.body(x))
 
 
-FACE_CROP = 32  # the face classifier's input: one die, upright box, scaled to this side
-FACE_MARGIN = 1.15  # crop side per die size (the size is the side of the die's upright box)
 NOT_A_DIE = 6  # the classifier's seventh class; the eighth is synthetic.NO_FACE
 
 
@@ -204,31 +205,33 @@ def batch(photos: Photos, rng: np.random.Generator, n: int) -> dict[str, torch.T
 
 
 def face_sample(photos: Photos, rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """One augmented classifier crop: a drawn die (:data:`FACE_DRAWN` of the time), or from
-    a photo a die (label 0..5) or, one time in five, not a die (background, a die's edge or
-    a gap between dice: label :data:`NOT_A_DIE`)."""
+    """One augmented classifier crop, cut as :mod:`vision.net` cuts them (turned square by
+    :func:`die_angle`, then any quarter turn and maybe mirrored): a drawn die
+    (:data:`FACE_DRAWN` of the time), or from a photo a die (label 0..5) or, one time in
+    five, not a die (background, a die's edge or a gap between dice: label
+    :data:`NOT_A_DIE`)."""
+    img = photos.images[int(rng.integers(len(photos.images)))]
     if rng.random() < FACE_DRAWN:
-        img = photos.images[int(rng.integers(len(photos.images)))]
         h, w = img.shape[:2]
-        side = int(FACE_MARGIN * float(np.median(np.concatenate(photos.dice)[:, 2]))
-                   * rng.uniform(0.7, 1.4))
+        side = int(2 * float(np.median(np.concatenate(photos.dice)[:, 2])) * rng.uniform(0.7, 1.4))
         x, y = int(rng.integers(0, w - side)), int(rng.integers(0, h - side))
-        crop, label = synthetic_face(rng, img[y:y + side, x:x + side], FACE_CROP, FACE_MARGIN,
-                                     FACE_PLACING.size, FACE_ILLEGAL)
-        return colour_jitter(crop, rng, FACE_JITTER), label
-    while True:
-        i = int(rng.integers(len(photos.images)))
-        if len(photos.dice[i]):
-            break
-    img, dice = photos.images[i], photos.dice[i]
-    h, w = img.shape[:2]
-    cx, cy, size, value = dice[int(rng.integers(len(dice)))]
-    label = int(value) - 1
+        drawn = drawn_die(rng, img[y:y + side, x:x + side], 2 * FACE_CROP, FACE_ILLEGAL)
+        img, (cx, cy), size, label = drawn.picture, drawn.centre, drawn.box, drawn.label
+        dice = np.empty((0, 4), np.float32)
+    else:
+        while True:
+            i = int(rng.integers(len(photos.images)))
+            if len(photos.dice[i]):
+                break
+        img, dice = photos.images[i], photos.dice[i]
+        cx, cy, size, value = dice[int(rng.integers(len(dice)))]
+        label = int(value) - 1
     # Where the detector puts a die is a little off, and its size too.
     cx += rng.normal(0, FACE_PLACING.centre * size)
     cy += rng.normal(0, FACE_PLACING.centre * size)
     size *= math.exp(rng.normal(0, FACE_PLACING.size))
-    if rng.random() < 0.2:
+    if len(dice) and rng.random() < 0.2:
+        h, w = img.shape[:2]
         label = NOT_A_DIE
         if rng.random() < 0.5:  # off the die by at least half a die
             a = rng.uniform(0, 2 * math.pi)
@@ -239,15 +242,12 @@ def face_sample(photos: Photos, rng: np.random.Generator) -> tuple[np.ndarray, i
         d = np.hypot(dice[:, 0] - cx, dice[:, 1] - cy)
         if (d < 0.45 * dice[:, 2]).any():
             label = int(dice[int(np.argmin(d)), 3]) - 1
-    side = FACE_MARGIN * size
-    scale = FACE_CROP / side
-    m = cv2.getRotationMatrix2D((float(cx), float(cy)), rng.uniform(0, 360), scale)
-    m[:, 2] += (FACE_CROP / 2 - cx, FACE_CROP / 2 - cy)
+    angle = die_angle(img, (cx, cy), size)
+    turn = rng.integers(4) * math.pi / 2 + rng.normal(0, FACE_PLACING.turn)
+    # Turned by a whole quarter more, a die is framed the same (the frame is square).
+    crop = face_crop(img, (cx, cy), size, angle, turn=turn)
     if rng.random() < 0.5:
-        m[0] = -m[0]
-        m[0, 2] += FACE_CROP
-    crop = cv2.warpAffine(img, m, (FACE_CROP, FACE_CROP), flags=cv2.INTER_AREA,
-                          borderMode=cv2.BORDER_REPLICATE)
+        crop = np.ascontiguousarray(crop[:, ::-1])
     return colour_jitter(crop, rng, FACE_JITTER), label
 
 

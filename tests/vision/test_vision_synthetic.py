@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.synthetic import GRID, LAYOUTS, LEGAL, NO_FACE, illegal_layout, synthetic_face
+from vision.synthetic import GRID, LAYOUTS, LEGAL, NO_FACE, drawn_die, illegal_layout
 
 
 def test_the_legal_sets_are_the_six_faces_in_each_of_their_turns() -> None:
@@ -31,12 +31,16 @@ def test_an_illegal_layout_is_never_a_face() -> None:
     assert min(kinds.values()) > 300, kinds
 
 
-def test_drawn_crops_have_the_classifiers_size_and_every_label() -> None:
+def test_a_drawn_picture_has_the_die_in_its_middle_and_every_label() -> None:
     rng = np.random.default_rng(1)
     background = np.full((48, 48, 3), 180, np.uint8)
     labels = set()
     for _ in range(200):
-        crop, label = synthetic_face(rng, background, 32, 1.15, 0.15, illegal=0.2)
-        assert crop.shape == (32, 32, 3) and crop.dtype == np.uint8
-        labels.add(label)
+        drawn = drawn_die(rng, background, 64, illegal=0.2)
+        assert drawn.picture.shape == (64, 64, 3) and drawn.picture.dtype == np.uint8
+        assert drawn.box == 32 and abs(drawn.centre[0] - 31.5) < 0.5
+        # The die is there: its middle differs from the plain tray around it.
+        x, y = (int(v) for v in drawn.centre)
+        assert np.abs(drawn.picture[y - 6:y + 6, x - 6:x + 6].astype(int) - 180).max() > 10
+        labels.add(drawn.label)
     assert labels == {0, 1, 2, 3, 4, 5, NO_FACE}

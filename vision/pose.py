@@ -1,0 +1,77 @@
+"""How a found die lies in the picture, and its crop turned square to the crop's edges.
+
+A die seen from above is a square at some turn. The face classifier is shown each die turned
+so that its edges run along the crop's edges, and framed by the die's own side rather than by
+its upright box (which is up to √2 larger for a die at 45°). Pips then sit on the same 3×3
+grid in every crop, whatever the die's turn, and the classifier only has to learn the four
+quarter turns and the mirror, which it also sees at run time (:data:`vision.net.VIEWS`),
+instead of every angle.
+
+The turn comes from the die's edges, not from anything learnt: gradient directions θ are
+taken four times over (4θ), which folds a square's four edge directions into one, and the
+magnitude-weighted mean of 4θ over the die and a little around it gives the edge direction
+modulo 90°. Round pips add every direction equally and cancel out; the outline of the die
+against the tray dominates. It works on any die colour, since each pixel's gradient is taken
+in the colour channel where it is strongest.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+FACE_CROP = 32  # the face classifier's input side, pixels
+FACE_MARGIN = 1.15  # the crop's side per die side: a rim of tray or neighbours around the die
+# The turn is measured on the die scaled so its upright box is this many pixels, in a window
+# of WINDOW times that, out to RADIUS box sizes from the centre (a die's corner at 45° is
+# 0.5 box sizes out; a little more allows for the centre being off).
+_ANGLE_PX = 32
+_WINDOW = 1.6
+_RADIUS = 0.75
+
+
+def _window_mask() -> np.ndarray:
+    side = int(_ANGLE_PX * _WINDOW)
+    yy, xx = np.mgrid[0:side, 0:side].astype(np.float32) - side / 2 + 0.5
+    return (np.hypot(xx, yy) < _RADIUS * _ANGLE_PX).astype(np.float32)
+
+
+_MASK = _window_mask()
+
+
+def die_angle(bgr: np.ndarray, centre: tuple[float, float], size: float) -> float:
+    """The turn of the die at ``centre`` (its upright box ``size`` pixels across), in radians
+    in [-π/4, π/4]: turning the picture by it (counter-clockwise positive, as
+    :func:`cv2.getRotationMatrix2D`) brings the die's edges square."""
+    side = _MASK.shape[0]
+    k = _ANGLE_PX / max(size, 1.0)
+    m = np.array([[k, 0, side / 2 - k * centre[0]], [0, k, side / 2 - k * centre[1]]])
+    crop = cv2.warpAffine(bgr, m, (side, side), flags=cv2.INTER_AREA,
+                          borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1)
+    strongest = (gx * gx + gy * gy).argmax(axis=2)[..., None]
+    gx = np.take_along_axis(gx, strongest, 2)[..., 0]
+    gy = np.take_along_axis(gy, strongest, 2)[..., 0]
+    # cos 4θ and sin 4θ weighted by the magnitude, from the gradient without any atan2:
+    # with z = gx + i·gy, z⁴/|z|³ has angle 4θ and length |z|.
+    z = (gx + 1j * gy) * _MASK
+    mag = np.abs(z)
+    total = (z ** 4 / np.maximum(mag, 1e-6) ** 3).sum()
+    return float(np.angle(total)) / 4
+
+
+def face_crop(bgr: np.ndarray, centre: tuple[float, float], size: float, angle: float,
+              turn: float = 0.0, side: int = FACE_CROP, margin: float = FACE_MARGIN
+              ) -> np.ndarray:
+    """The die at ``centre`` (upright box ``size``, turn ``angle`` from :func:`die_angle`)
+    turned square (and then by ``turn`` more) and scaled so that its side times ``margin``
+    fills ``side`` pixels."""
+    die = size / (abs(math.cos(angle)) + abs(math.sin(angle)))
+    m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])),
+                                math.degrees(angle + turn), side / (margin * die))
+    m[:, 2] += (side / 2 - centre[0], side / 2 - centre[1])
+    return cv2.warpAffine(bgr, m, (side, side), flags=cv2.INTER_AREA,
+                          borderMode=cv2.BORDER_REPLICATE)
