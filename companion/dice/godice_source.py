@@ -9,7 +9,6 @@ result cannot be asked for later), so the table asks for that die again rather t
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 
 from bleak import BleakClient
@@ -17,12 +16,9 @@ from bleak.backends.device import BLEDevice
 from bleak.backends.scanner import AdvertisementData
 
 from companion.dice import godice
-from companion.dice.errors import DiceProtocolError
 from companion.dice.radio import BleRadio, DieLink
 from companion.dice.reading import DieReading
 from companion.dice.trackers import GODICE_SOURCE, GoDiceTracker
-
-log = logging.getLogger(__name__)
 
 Sink = Callable[[DieReading], None]
 
@@ -85,31 +81,22 @@ class GoDiceSource:
         return await link.write(godice.WRITE, godice.blink(count=count, colour=colour))
 
 
-class GoDiceLink(DieLink):
-    def __init__(self, source: GoDiceSource, die_id: str, address: str) -> None:
-        super().__init__(source.radio, address, f"GoDice {die_id}",
-                         retry_min=source.retry_min, retry_max=source.retry_max)
-        self.source = source
-        self.die_id = die_id
+class GoDiceLink(DieLink[GoDiceSource]):
+    """A connected GoDice: the init message on connect, then notifications into its tracker."""
+
+    family = "GoDice"
 
     async def setup(self, client: BleakClient, generation: int) -> None:
         tracker = self.source.tracker(self.die_id)
 
-        def on_notify(_char: object, data: bytearray) -> None:
-            if generation != self.generation:
-                return  # a late packet from a link already replaced: never count it twice
-            try:
-                msg = godice.decode_notification(bytes(data))
-            except DiceProtocolError as exc:
-                self.source.problems += 1
-                log.warning("%s: %s (packet dropped)", self.name, exc)
-                return
+        def on_notification(msg: godice.Notification) -> None:
             reading = tracker.observe(msg)
             if reading is not None:
                 self.source.sink(reading)
 
         self.client = client
-        await client.start_notify(godice.NOTIFY, on_notify)
+        await client.start_notify(godice.NOTIFY, self.notify_handler(
+            generation, godice.decode_notification, on_notification))
         for command in (godice.init_message(), godice.REQUEST_BATTERY, godice.REQUEST_COLOUR):
             await client.write_gatt_char(godice.WRITE, command, response=False)
         baseline = tracker.connected()

@@ -175,14 +175,13 @@ class PixelsSource:
             return False
 
 
-class PixelsLink(DieLink):
+class PixelsLink(DieLink[PixelsSource]):
     """A connected Pixels die: WhoAreYou on connect, then RollState and battery as they come."""
 
+    family = "Pixels"
+
     def __init__(self, source: PixelsSource, die_id: str, address: str) -> None:
-        super().__init__(source.radio, address, f"Pixels {die_id}",
-                         retry_min=source.retry_min, retry_max=source.retry_max)
-        self.source = source
-        self.die_id = die_id
+        super().__init__(source, die_id, address)
         self._replies: asyncio.Queue[pixels.Message] | None = None
 
     async def setup(self, client: BleakClient, generation: int) -> None:
@@ -192,15 +191,7 @@ class PixelsLink(DieLink):
         self.client = client
         tracker = self.source.tracker(self.die_id)
 
-        def on_notify(_char: object, data: bytearray) -> None:
-            if generation != self.generation:
-                return  # a late packet from a link already replaced
-            try:
-                msg = pixels.decode_message(bytes(data))
-            except DiceProtocolError as exc:
-                self.source.problems += 1
-                log.warning("%s: %s (packet dropped)", self.name, exc)
-                return
+        def on_message(msg: pixels.Message) -> None:
             reading = None
             if isinstance(msg, pixels.RollStateMessage):
                 reading = tracker.observe(msg.state, msg.face_index)
@@ -212,7 +203,8 @@ class PixelsLink(DieLink):
             if self._replies is not None:
                 self._replies.put_nowait(msg)
 
-        await client.start_notify(notify, on_notify)
+        await client.start_notify(notify, self.notify_handler(
+            generation, pixels.decode_message, on_message))
         await client.write_gatt_char(write, pixels.who_are_you(), response=True)
         who = await self._await(pixels.IAmADie, 5.0)
         if die_id_of(who.pixel_id) != self.die_id:

@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from concurrent.futures import Future
-from typing import Any, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from bleak import BleakClient, BleakScanner
 from bleak.backends.device import BLEDevice
@@ -35,7 +35,9 @@ from companion.dice.errors import DiceProtocolError
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+M = TypeVar("M")
 AdvertHandler = Callable[[BLEDevice, AdvertisementData], None]
+Notify = Callable[[object, bytearray], None]
 RADIO_ERRORS = (BleakError, TimeoutError, OSError, DiceProtocolError)
 
 
@@ -213,21 +215,37 @@ class BleRadio:
                         await client.disconnect()
 
 
-class DieLink:
-    """Keeps one die connected for as long as it is wanted, reconnecting after every loss.
+class LinkOwner(Protocol):
+    """The dice source a link belongs to: its radio, its back-off, its bad-packet count."""
 
-    Subclasses say how to greet the die (:meth:`setup`) and what a lost link means
-    (:meth:`lost`). Each connection gets a new *generation*; notifications arriving from an
-    older one are dropped, so nothing is counted twice across a reconnect.
+    radio: BleRadio
+    retry_min: float
+    retry_max: float
+    problems: int
+
+
+S = TypeVar("S", bound=LinkOwner)
+
+
+class DieLink(Generic[S]):
+    """Keeps one die of a source connected for as long as it is wanted, reconnecting after
+    every loss.
+
+    Subclasses name their ``family`` and say how to greet the die (:meth:`setup`) and what a
+    lost link means (:meth:`lost`). Each connection gets a new *generation*; notifications
+    arriving from an older one are dropped, so nothing is counted twice across a reconnect.
     """
 
-    def __init__(self, radio: BleRadio, address: str, name: str, *,
-                 retry_min: float = 1.0, retry_max: float = 30.0) -> None:
-        self.radio = radio
+    family: ClassVar[str] = "die"  # the first word of the link's name in the logs
+
+    def __init__(self, source: S, die_id: str, address: str) -> None:
+        self.source = source
+        self.die_id = die_id
+        self.radio = source.radio
         self.address = address
-        self.name = name
-        self.retry_min = retry_min
-        self.retry_max = retry_max
+        self.name = f"{self.family} {die_id}"
+        self.retry_min = source.retry_min
+        self.retry_max = source.retry_max
         self.generation = 0
         self.client: BleakClient | None = None
         self.connected = asyncio.Event()
@@ -249,6 +267,28 @@ class DieLink:
 
     def lost(self) -> None:
         """The link dropped (called on the radio loop)."""
+
+    def notify_handler(self, generation: int, decode: Callable[[bytes], M],
+                       handle: Callable[[M], None]) -> Notify:
+        """The notification callback for connection ``generation``: ``handle(decode(data))``.
+
+        A late packet from a link already replaced is dropped, never counted twice; one that
+        ``decode`` cannot read is counted in the source's ``problems``, logged and dropped, so
+        a bad packet never ends the link.
+        """
+
+        def on_notify(_char: object, data: bytearray) -> None:
+            if generation != self.generation:
+                return
+            try:
+                msg = decode(bytes(data))
+            except DiceProtocolError as exc:
+                self.source.problems += 1
+                log.warning("%s: %s (packet dropped)", self.name, exc)
+                return
+            handle(msg)
+
+        return on_notify
 
     async def run(self) -> None:
         delay = self.retry_min

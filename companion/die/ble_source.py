@@ -32,15 +32,14 @@ from companion.dice.reading import DieReading
 
 from .protocol import (
     Ack,
+    AnswerWait,
     Command,
     FrameDecoder,
     Info,
     Message,
-    MessageType,
     Problem,
-    Reading,
     ReadingFilter,
-    to_die_reading,
+    sort_message,
 )
 
 log = logging.getLogger(__name__)
@@ -169,13 +168,13 @@ class BleDieSource:
                 if isinstance(item, Problem):
                     self.problems += 1
                     log.warning("bad data from HM-10 die %s: %s", device.address, item.detail)
-                elif isinstance(item, Reading):
-                    reading = to_die_reading(item, self.source)
-                    if self._filter.changed(reading):
-                        queue.put_nowait(reading)
-                elif not isinstance(item, Command):
+                    continue
+                kept = sort_message(item, self.source, self._filter)
+                if isinstance(kept, DieReading):
+                    queue.put_nowait(kept)
+                elif kept is not None:
                     with contextlib.suppress(asyncio.QueueFull):
-                        self.replies.put_nowait(item)
+                        self.replies.put_nowait(kept)
 
         await client.start_notify(HM10_CHAR, on_notify)
         self.connects += 1
@@ -262,20 +261,13 @@ class BleLink:
             self._seq = (self._seq + 1) & 0xFF
             command = make(self._seq)
             await self.src.send(command)
-            ack: Ack | None = None
+            wait = AnswerWait(command)
             deadline = time.monotonic() + timeout
             while (left := deadline - time.monotonic()) > 0:
                 try:
                     msg = await asyncio.wait_for(self.src.replies.get(), left)
                 except TimeoutError:
                     break
-                if isinstance(msg, Ack) and (msg.command, msg.command_seq) == (
-                    command.type,
-                    command.seq,
-                ):
-                    ack = msg
-                    if command.type is not MessageType.STATUS:
-                        return ack, None
-                elif isinstance(msg, Info) and ack is not None:
-                    return ack, msg
+                if (answer := wait.take(msg)) is not None:
+                    return answer
         raise CommandTimeout("the die did not answer over BLE")

@@ -461,3 +461,43 @@ class ReadingFilter:
             return False
         self._last[reading.die_id] = reading
         return True
+
+
+def sort_message(msg: Message, source: str, readings: ReadingFilter) -> DieReading | Message | None:
+    """Where one message from the line goes, the same for the serial and the BLE source.
+
+    A READING that changed becomes a DieReading; one that did not (a heartbeat) goes nowhere,
+    nor does a Command, which is only our own write echoed back. Anything else (ACK, INFO,
+    SAMPLE) is a reply, for whoever is waiting on a command.
+    """
+    if isinstance(msg, Reading):
+        reading = to_die_reading(msg, source)
+        return reading if readings.changed(reading) else None
+    if isinstance(msg, Command):
+        return None
+    return msg
+
+
+@dataclass
+class AnswerWait:
+    """What one command waits for: its ACK and, after a STATUS, the INFO that follows it.
+
+    The ACK must name the command's type and sequence number, so a late ACK to an earlier try
+    is not taken for this one. Pure, so the serial and the BLE links agree on what an answer is.
+    """
+
+    command: Command
+    ack: Ack | None = None
+
+    def take(self, msg: Message) -> tuple[Ack, Info | None] | None:
+        """The whole answer once ``msg`` completes it; None while more is still to come."""
+        if isinstance(msg, Ack) and (msg.command, msg.command_seq) == (
+            self.command.type,
+            self.command.seq,
+        ):
+            self.ack = msg
+            if self.command.type is not MessageType.STATUS:
+                return msg, None
+        elif isinstance(msg, Info) and self.ack is not None:
+            return self.ack, msg
+        return None

@@ -24,15 +24,14 @@ from companion.dice.reading import DieReading
 
 from .protocol import (
     Ack,
+    AnswerWait,
     Command,
     FrameDecoder,
     Info,
     Message,
-    MessageType,
     Problem,
-    Reading,
     ReadingFilter,
-    to_die_reading,
+    sort_message,
 )
 
 log = logging.getLogger(__name__)
@@ -226,15 +225,14 @@ class SerialDieSource:
             log.warning("die line on %s lost (%s): unplugged? reopening when it is back", port, exc)
 
     def _accept(self, msg: Message) -> None:
-        if isinstance(msg, Reading):
-            reading = to_die_reading(msg, self.source)
-            if self._filter.changed(reading):
-                self._readings.put(reading)
-        elif not isinstance(msg, Command):  # a command is our own echo: ignore it
+        kept = sort_message(msg, self.source, self._filter)
+        if isinstance(kept, DieReading):
+            self._readings.put(kept)
+        elif kept is not None:
             # Bounded: nobody reads replies while no command is running, and a die streaming
             # samples must not grow memory without end.
             with contextlib.suppress(queue.Full):
-                self.replies.put_nowait(msg)
+                self.replies.put_nowait(kept)
 
 
 class CommandTimeout(TimeoutError):
@@ -271,21 +269,13 @@ class SerialLink:
         for _ in range(attempts):
             command = make(self.next_seq())
             self.src.send(command)
-            ack: Ack | None = None
+            wait = AnswerWait(command)
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline:
                 try:
                     msg = self.src.replies.get(timeout=max(0.01, deadline - time.monotonic()))
                 except queue.Empty:
                     break
-                if (
-                    isinstance(msg, Ack)
-                    and msg.command == command.type
-                    and msg.command_seq == command.seq
-                ):
-                    ack = msg
-                    if command.type is not MessageType.STATUS:
-                        return ack, None
-                elif isinstance(msg, Info) and ack is not None:
-                    return ack, msg
+                if (answer := wait.take(msg)) is not None:
+                    return answer
         raise CommandTimeout("the die did not answer (is it powered, and on this port?)")
