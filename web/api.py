@@ -9,15 +9,17 @@ an illegal move, ``rule``; see ``web.app`` for the status codes.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.dice.assignment import DieRef
 from companion.dice.trackers import GODICE_SOURCE, PIXELS_SOURCE
-from companion.engine import OPTIONS, action_from_dict, action_view
+from companion.engine import OPTIONS, Action, action_from_dict, action_view
 from companion.engine.errors import MalformedAction
-from companion.table import Refused, TableService
+from companion.table import Ack, Refused, TableService
 from web import render
 from web.dice import PairingDesk, owners_of
 from web.hub import Hub
@@ -63,6 +65,13 @@ def int_field(data: dict[str, Any], name: str, required: bool = True) -> int | N
     return value
 
 
+def action_field(data: dict[str, Any]) -> Action:
+    try:
+        return action_from_dict(data.get("action"))
+    except MalformedAction as exc:
+        raise ApiError(400, "malformed", str(exc)) from None
+
+
 def idem_key(data: dict[str, Any], cred: Credential) -> str | None:
     """The client's double-tap key, scoped to who sent it (one phone cannot spend another's)."""
     key = data.get("key")
@@ -89,15 +98,19 @@ def viewer_for(game_id: str) -> str | None:
     return cred.name if cred else None
 
 
-def acting(game_id: str, data: dict[str, Any]) -> Credential:
-    """The credential a state-changing request acts with (``"as": "host"`` for the host's
-    page), after its CSRF token is checked."""
-    role = data.get("as", "player")
+def acting(game_id: str, *, host: bool = False) -> tuple[dict[str, Any], Credential]:
+    """The body of a state-changing request and the credential it acts with (``"as": "host"``
+    for the host's page; always the host's for ``host``), checked in one order for every move
+    so a refusal does not depend on which one it is: no such game, a body that is not JSON,
+    then the credential and its CSRF token."""
+    service().game(game_id)
+    data = body()
+    role = "host" if host else data.get("as", "player")
     if role not in ("player", "host"):
         raise ApiError(400, "malformed", 'as must be "player" or "host"')
     cred = require(game_id, role)
     check_csrf(cred.token)
-    return cred
+    return data, cred
 
 
 def reply(game_id: str, viewer: str | None, **extra: Any) -> Response:
@@ -105,10 +118,21 @@ def reply(game_id: str, viewer: str | None, **extra: Any) -> Response:
     return jsonify({**extra, **render.game_picture(game, viewer)})
 
 
-def private_refusal(exc: Refused, cred: Credential, player: str | None) -> Refused:
+def acknowledge(game_id: str, viewer: str | None, ack: Ack) -> Response:
+    """A move's reply: the picture after it, with which seq took it and whether this was a
+    double tap the table had already applied."""
+    return reply(game_id, viewer, accepted=ack.seq, duplicate=ack.duplicate)
+
+
+@contextmanager
+def private_refusals(cred: Credential, player: str | None) -> Iterator[None]:
     """An illegal-move reason talks about the acting player's own dice: it goes to that
     player's phone only. Anyone else (the host acting for them) gets the rule, not the facts."""
-    if exc.code == "illegal" and cred.name != player:
+    try:
+        yield
+    except Refused as exc:
+        if exc.code != "illegal" or cred.name == player:
+            raise
         reason = exc.reason
         if reason.startswith("move ") and ": " in reason:  # a correction naming a later move
             reason = reason.split(": ", 1)[0] + "; the reason concerns hidden dice"
@@ -117,8 +141,7 @@ def private_refusal(exc: Refused, cred: Credential, player: str | None) -> Refus
                 f"the rules do not allow that now; the reason concerns {player}'s hidden dice "
                 "and is shown on their phone only"
             )
-        return Refused(exc.code, reason, exc.rule)
-    return exc
+        raise Refused(exc.code, reason, exc.rule) from None
 
 
 # --- games -----------------------------------------------------------------------------
@@ -261,16 +284,10 @@ def moves(game_id: str):
 @api.post("/games/<game_id>/actions")
 def submit(game_id: str):
     """One action (a roll typed on a phone, a claim, an offer...) as the player or the host."""
-    service().game(game_id)
-    data = body()
-    cred = acting(game_id, data)
+    data, cred = acting(game_id)
     expected = int_field(data, "expected_seq")
-    raw = data.get("action")
-    try:
-        action = action_from_dict(raw)
-    except MalformedAction as exc:
-        raise ApiError(400, "malformed", str(exc)) from None
-    try:
+    action = action_field(data)
+    with private_refusals(cred, action.player):
         ack = service().submit(
             game_id,
             action,
@@ -278,17 +295,13 @@ def submit(game_id: str):
             expected_seq=expected,
             key=idem_key(data, cred),
         )
-    except Refused as exc:
-        raise private_refusal(exc, cred, action.player) from None
-    return reply(game_id, cred.name, accepted=ack.seq, duplicate=ack.duplicate)
+    return acknowledge(game_id, cred.name, ack)
 
 
 @api.post("/games/<game_id>/undo")
 def undo(game_id: str):
     """Take back a move: a player their own last one; the host back to ``target``."""
-    service().game(game_id)
-    data = body()
-    cred = acting(game_id, data)
+    data, cred = acting(game_id)
     ack = service().undo(
         game_id,
         actor=cred.actor,
@@ -296,24 +309,18 @@ def undo(game_id: str):
         target=int_field(data, "target", required=False),
         key=idem_key(data, cred),
     )
-    return reply(game_id, cred.name, accepted=ack.seq, duplicate=ack.duplicate)
+    return acknowledge(game_id, cred.name, ack)
 
 
 @api.post("/games/<game_id>/corrections")
 def correct(game_id: str):
     """The host fixes a recorded move (a misread die), with a reason for the audit trail."""
-    service().game(game_id)
-    data = {**body(), "as": "host"}
-    cred = acting(game_id, data)
+    data, cred = acting(game_id, host=True)
     why = data.get("why")
     if not isinstance(why, str):
         raise ApiError(400, "malformed", "why must say why the move is corrected")
-    raw = data.get("action")
-    try:
-        fixed = action_from_dict(raw)
-    except MalformedAction as exc:
-        raise ApiError(400, "malformed", str(exc)) from None
-    try:
+    fixed = action_field(data)
+    with private_refusals(cred, fixed.player):
         ack = service().correct(
             game_id,
             actor=cred.actor,
@@ -323,17 +330,13 @@ def correct(game_id: str):
             expected_seq=int_field(data, "expected_seq"),
             key=idem_key(data, cred),
         )
-    except Refused as exc:
-        raise private_refusal(exc, cred, fixed.player) from None
-    return reply(game_id, None, accepted=ack.seq, duplicate=ack.duplicate)
+    return acknowledge(game_id, None, ack)
 
 
 @api.post("/games/<game_id>/status")
 def set_status(game_id: str):
     """The host ends the game (``finished``), reopens it (``active``) or archives it."""
-    service().game(game_id)
-    data = {**body(), "as": "host"}
-    cred = acting(game_id, data)
+    data, cred = acting(game_id, host=True)
     status = data.get("status")
     if status not in ("active", "finished", "archived"):
         raise ApiError(400, "malformed", 'status must be "active", "finished" or "archived"')

@@ -8,8 +8,28 @@ from __future__ import annotations
 
 from typing import Any
 
+_STRING = {"type": "string"}
+_INTEGER = {"type": "integer"}
+_OBJECT = {"type": "object"}
 _ERROR = {"$ref": "#/components/responses/Error"}
-_GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+_GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": _STRING}
+# A move can be refused for every reason a game-changing request can: malformed, no or wrong
+# credential, CSRF, no such game, stale seq or finished game, and the rules themselves.
+_MOVE_ERRORS = ("400", "401", "403", "404", "409", "422")
+
+
+def _object(
+    properties: dict[str, Any], *required: str, description: str | None = None
+) -> dict[str, Any]:
+    """An object schema, spelled one way everywhere (the keys in the order the document
+    has always had them, so the served JSON does not change)."""
+    schema: dict[str, Any] = {"type": "object"}
+    if required:
+        schema["required"] = list(required)
+    if description is not None:
+        schema["description"] = description
+    schema["properties"] = properties
+    return schema
 
 
 def _op(
@@ -28,7 +48,7 @@ def _op(
         "responses": {
             ok: {
                 "description": "OK",
-                "content": {content: {"schema": response or {"type": "object"}}},
+                "content": {content: {"schema": response or _OBJECT}},
             },
             **{code: _ERROR for code in errors},
         },
@@ -40,7 +60,7 @@ def _op(
                 "name": "X-CSRF-Token",
                 "in": "header",
                 "required": True,
-                "schema": {"type": "string"},
+                "schema": _STRING,
                 "description": "the csrf value returned with the key this request uses",
             }
         )
@@ -51,15 +71,18 @@ def _op(
     return op
 
 
+def _game_post(summary: str, **kwargs: Any) -> dict[str, Any]:
+    """A POST about one game: every one names the game in its path and needs the CSRF header
+    (``web.api`` checks it on each), so neither can be forgotten on a new one."""
+    return _op(summary, params=[_GAME_ID], csrf=True, **kwargs)
+
+
 _PICTURE = {"$ref": "#/components/schemas/Picture"}
-_MOVE = {
-    "type": "object",
-    "required": ["expected_seq"],
-    "properties": {
-        "expected_seq": {"type": "integer", "description": "the seq the client saw"},
-        "key": {"type": "string", "description": "idempotency key: a double tap applies once"},
-        "as": {"enum": ["player", "host"], "default": "player"},
-    },
+# What every move's body carries besides the move itself.
+_MOVE_FIELDS = {
+    "expected_seq": {"type": "integer", "description": "the seq the client saw"},
+    "key": {"type": "string", "description": "idempotency key: a double tap applies once"},
+    "as": {"enum": ["player", "host"], "default": "player"},
 }
 
 
@@ -97,41 +120,33 @@ def spec() -> dict[str, Any]:
                     ok="201",
                     csrf=True,
                     errors=("400", "403", "422"),
-                    body={
-                        "type": "object",
-                        "required": ["players"],
-                        "properties": {
+                    body=_object(
+                        {
                             "players": {
                                 "type": "array",
                                 "minItems": 3,
                                 "maxItems": 6,
                                 "items": {
                                     "oneOf": [
-                                        {"type": "string"},
-                                        {
-                                            "type": "object",
-                                            "properties": {
-                                                "name": {"type": "string"},
-                                                "colour": {"type": "string"},
-                                            },
-                                        },
+                                        _STRING,
+                                        _object({"name": _STRING, "colour": _STRING}),
                                     ]
                                 },
                             },
                             "board": {"enum": ["3-4", "5-6"]},
                             "options": {"type": "object", "description": "house rules"},
                         },
-                    },
-                    response={
-                        "type": "object",
-                        "properties": {
-                            "game_id": {"type": "string"},
-                            "host_key": {"type": "string"},
-                            "csrf": {"type": "string"},
-                            "seats": {"type": "object", "additionalProperties": {"type": "string"}},
-                            "seq": {"type": "integer"},
-                        },
-                    },
+                        "players",
+                    ),
+                    response=_object(
+                        {
+                            "game_id": _STRING,
+                            "host_key": _STRING,
+                            "csrf": _STRING,
+                            "seats": {"type": "object", "additionalProperties": _STRING},
+                            "seq": _INTEGER,
+                        }
+                    ),
                 ),
             },
             "/api/games/{game_id}": {
@@ -149,9 +164,7 @@ def spec() -> dict[str, Any]:
                 "get": _op("Who the caller is in this game, with CSRF tokens", params=game)
             },
             "/api/games/{game_id}/seats": {
-                "get": _op(
-                    "Host: join links per player", params=game, errors=("401", "404")
-                )
+                "get": _op("Host: join links per player", params=game, errors=("401", "404"))
             },
             "/api/games/{game_id}/moves": {
                 "get": _op(
@@ -161,67 +174,56 @@ def spec() -> dict[str, Any]:
                 )
             },
             "/api/games/{game_id}/actions": {
-                "post": _op(
+                "post": _game_post(
                     "Submit an action (docs/game-record.md) as the player, or as the host",
-                    params=game,
-                    csrf=True,
                     response=_PICTURE,
-                    errors=("400", "401", "403", "404", "409", "422"),
-                    body={
-                        **_MOVE,
-                        "required": ["action", "expected_seq"],
-                        "properties": {
-                            **_MOVE["properties"],
+                    errors=_MOVE_ERRORS,
+                    body=_object(
+                        {
+                            **_MOVE_FIELDS,
                             "action": {"type": "object", "description": "a record line"},
                         },
-                    },
+                        "action",
+                        "expected_seq",
+                    ),
                 )
             },
             "/api/games/{game_id}/undo": {
-                "post": _op(
+                "post": _game_post(
                     "Undo: a player their own last move; the host back to target",
-                    params=game,
-                    csrf=True,
                     response=_PICTURE,
-                    errors=("400", "401", "403", "404", "409", "422"),
-                    body={
-                        **_MOVE,
-                        "properties": {**_MOVE["properties"], "target": {"type": "integer"}},
-                    },
+                    errors=_MOVE_ERRORS,
+                    body=_object({**_MOVE_FIELDS, "target": _INTEGER}, "expected_seq"),
                 )
             },
             "/api/games/{game_id}/corrections": {
-                "post": _op(
+                "post": _game_post(
                     "Host: correct a recorded move (a misread die), with a reason",
-                    params=game,
-                    csrf=True,
                     response=_PICTURE,
-                    errors=("400", "401", "403", "404", "409", "422"),
-                    body={
-                        "type": "object",
-                        "required": ["target", "action", "why", "expected_seq"],
-                        "properties": {
-                            "target": {"type": "integer"},
-                            "action": {"type": "object"},
-                            "why": {"type": "string"},
-                            "expected_seq": {"type": "integer"},
-                            "key": {"type": "string"},
+                    errors=_MOVE_ERRORS,
+                    body=_object(
+                        {
+                            "target": _INTEGER,
+                            "action": _OBJECT,
+                            "why": _STRING,
+                            "expected_seq": _INTEGER,
+                            "key": _STRING,
                         },
-                    },
+                        "target",
+                        "action",
+                        "why",
+                        "expected_seq",
+                    ),
                 )
             },
             "/api/games/{game_id}/status": {
-                "post": _op(
+                "post": _game_post(
                     "Host: end (finished), reopen (active) or archive the game",
-                    params=game,
-                    csrf=True,
                     response=_PICTURE,
                     errors=("400", "401", "403", "404"),
-                    body={
-                        "type": "object",
-                        "required": ["status"],
-                        "properties": {"status": {"enum": ["active", "finished", "archived"]}},
-                    },
+                    body=_object(
+                        {"status": {"enum": ["active", "finished", "archived"]}}, "status"
+                    ),
                 )
             },
             "/api/games/{game_id}/record": {
@@ -229,7 +231,7 @@ def spec() -> dict[str, Any]:
                     "The game record (JSON Lines), once the game is over",
                     params=game,
                     content="application/x-ndjson",
-                    response={"type": "string"},
+                    response=_STRING,
                     errors=("404", "409"),
                 )
             },
@@ -242,42 +244,31 @@ def spec() -> dict[str, Any]:
                 )
             },
             "/api/games/{game_id}/dice/pairing": {
-                "post": _op(
+                "post": _game_post(
                     "Host: 'roll your five dice now' for owner (a seat colour, or vegas); the "
                     "dice that roll are found (poll GET .../dice) and saved for this table "
                     "when count is reached",
-                    params=game,
-                    csrf=True,
                     errors=("400", "401", "403", "404", "409"),
-                    body={
-                        "type": "object",
-                        "required": ["owner"],
-                        "properties": {
-                            "owner": {"type": "string"},
+                    body=_object(
+                        {
+                            "owner": _STRING,
                             "count": {"type": "integer", "minimum": 1, "maximum": 10},
                         },
-                    },
+                        "owner",
+                    ),
                 )
             },
             "/api/games/{game_id}/dice/pairing/save": {
-                "post": _op(
+                "post": _game_post(
                     "Host: keep the dice the running pairing has found so far",
-                    params=game,
-                    csrf=True,
                     errors=("401", "403", "404", "409"),
                 )
             },
             "/api/games/{game_id}/dice/blink": {
-                "post": _op(
+                "post": _game_post(
                     "Host: flash one die's LEDs (Pixels and GoDice) to find it",
-                    params=game,
-                    csrf=True,
                     errors=("400", "401", "403", "404", "409"),
-                    body={
-                        "type": "object",
-                        "required": ["source", "die"],
-                        "properties": {"source": {"type": "string"}, "die": {"type": "string"}},
-                    },
+                    body=_object({"source": _STRING, "die": _STRING}, "source", "die"),
                 )
             },
             "/api/games/{game_id}/events": {
@@ -291,10 +282,10 @@ def spec() -> dict[str, Any]:
                     params=[
                         *game,
                         as_param,
-                        {"name": "Last-Event-ID", "in": "header", "schema": {"type": "integer"}},
+                        {"name": "Last-Event-ID", "in": "header", "schema": _INTEGER},
                     ],
                     content="text/event-stream",
-                    response={"type": "string"},
+                    response=_STRING,
                     errors=("400", "401", "404"),
                 )
             },
@@ -309,41 +300,33 @@ def spec() -> dict[str, Any]:
                 }
             },
             "schemas": {
-                "Error": {
-                    "type": "object",
-                    "required": ["error", "reason"],
-                    "properties": {
-                        "error": {"type": "string"},
-                        "reason": {"type": "string"},
-                        "rule": {"type": "string"},
-                    },
-                },
-                "Picture": {
-                    "type": "object",
-                    "description": "one viewer's picture of the game",
-                    "properties": {
-                        "seq": {"type": "integer"},
+                "Error": _object(
+                    {"error": _STRING, "reason": _STRING, "rule": _STRING}, "error", "reason"
+                ),
+                "Picture": _object(
+                    {
+                        "seq": _INTEGER,
                         "status": {"enum": ["active", "finished", "archived"]},
                         "viewer": {"type": ["string", "null"]},
                         "view": {"type": "object", "description": "engine player_view"},
                         "choices": {
                             "type": "array",
-                            "items": {
-                                "type": "object",
-                                "properties": {
-                                    "action": {"type": "object"},
-                                    "group": {"type": "string"},
-                                    "label": {"type": "string"},
-                                    "dice": {"type": "array", "items": {"type": "integer"}},
-                                    "helps": {"type": "string"},
-                                },
-                            },
+                            "items": _object(
+                                {
+                                    "action": _OBJECT,
+                                    "group": _STRING,
+                                    "label": _STRING,
+                                    "dice": {"type": "array", "items": _INTEGER},
+                                    "helps": _STRING,
+                                }
+                            ),
                         },
                         "can_undo": {"type": "boolean"},
-                        "scores": {"type": "object"},
-                        "log": {"type": "array", "items": {"type": "object"}},
+                        "scores": _OBJECT,
+                        "log": {"type": "array", "items": _OBJECT},
                     },
-                },
+                    description="one viewer's picture of the game",
+                ),
             },
         },
     }

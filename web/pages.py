@@ -7,6 +7,9 @@ No game data is baked into the HTML, so the pages carry exactly what the API wou
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import segno
 from flask import (
     Blueprint,
@@ -50,12 +53,36 @@ def message(title: str, text: str, status: int = 200) -> Response:
     return response
 
 
-def known_game(game_id: str) -> Response | None:
-    try:
-        service().game(game_id)
-    except Refused:
-        return message("No such game", f"There is no game {game_id} on this companion.", 404)
-    return None
+def game_page(view: Callable[..., Response | str]) -> Callable[..., Response | str]:
+    """A page about one game: for a game this companion does not have, a page saying so
+    (404) instead of whatever the page would have checked first."""
+
+    @functools.wraps(view)
+    def page(game_id: str, **kwargs: str) -> Response | str:
+        try:
+            service().game(game_id)
+        except Refused:
+            return message("No such game", f"There is no game {game_id} on this companion.", 404)
+        return view(game_id, **kwargs)
+
+    return page
+
+
+def not_host() -> Response:
+    return message("Host only", "This page needs the host key of this game.", 401)
+
+
+def remember_key(game_id: str, key: str, role: str, page: str, wrong: tuple[str, str]) -> Response:
+    """Open a secret link: keep its key in a cookie and send the browser on to ``page`` without
+    it, so the secret does not stay in the address bar or the browser's history. A key that is
+    not this game's ``role`` key gets the ``wrong`` (title, text) page."""
+    cred = keys().lookup(game_id, key)
+    if cred is None or cred.role != role:
+        return message(*wrong, 403)
+    response = redirect(url_for(page, game_id=game_id))
+    cookie = host_cookie(game_id) if role == "host" else player_cookie(game_id)
+    set_secret_cookie(response, cookie, key)
+    return response
 
 
 @pages.get("/")
@@ -76,35 +103,29 @@ def openapi():
 
 
 @pages.get("/table/<game_id>")
+@game_page
 def table(game_id: str):
-    return known_game(game_id) or render_template("table.html", game_id=game_id)
+    return render_template("table.html", game_id=game_id)
 
 
 @pages.get("/end/<game_id>")
+@game_page
 def end(game_id: str):
-    return known_game(game_id) or render_template("end.html", game_id=game_id)
+    return render_template("end.html", game_id=game_id)
 
 
 @pages.get("/join/<game_id>/<token>")
+@game_page
 def join(game_id: str, token: str):
     """What a player's QR code opens: remember the token in a cookie, then go to the phone
-    page (so the secret does not stay in the address bar or the browser's history)."""
-    missing = known_game(game_id)
-    if missing:
-        return missing
-    cred = keys().lookup(game_id, token)
-    if cred is None or cred.role != "player":
-        return message("Not a seat", "This join code is not for this game. Ask the host.", 403)
-    response = redirect(url_for("pages.play", game_id=game_id))
-    set_secret_cookie(response, player_cookie(game_id), token)
-    return response
+    page."""
+    wrong = ("Not a seat", "This join code is not for this game. Ask the host.")
+    return remember_key(game_id, token, "player", "pages.play", wrong)
 
 
 @pages.get("/play/<game_id>")
+@game_page
 def play(game_id: str):
-    missing = known_game(game_id)
-    if missing:
-        return missing
     cred = credential(game_id, "player")
     if cred is None:
         return message(
@@ -120,21 +141,15 @@ def play(game_id: str):
 
 
 @pages.get("/host/<game_id>")
+@game_page
 def host(game_id: str):
-    missing = known_game(game_id)
-    if missing:
-        return missing
     key = request.args.get("key")
-    if key:  # the host opened the link with the key: keep it in a cookie, drop it from the URL
-        cred = keys().lookup(game_id, key)
-        if cred is None or cred.role != "host":
-            return message("Wrong key", "That is not this game's host key.", 403)
-        response = redirect(url_for("pages.host", game_id=game_id))
-        set_secret_cookie(response, host_cookie(game_id), key)
-        return response
+    if key:  # the host opened the link with the key
+        wrong = ("Wrong key", "That is not this game's host key.")
+        return remember_key(game_id, key, "host", "pages.host", wrong)
     cred = credential(game_id, "host")
     if cred is None:
-        return message("Host only", "This page needs the host key of this game.", 401)
+        return not_host()
     base = (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
     game = service().game(game_id)
     tokens = keys().seats(game_id)
@@ -171,15 +186,13 @@ def favicon():
 
 
 @pages.get("/host/<game_id>/dice")
+@game_page
 def pairing(game_id: str):
     """The host's pairing page: which die is whose, "roll your five dice now", blink, and the
     Pixels privacy warning (before anyone trusts a hidden roll to a broadcasting die)."""
-    missing = known_game(game_id)
-    if missing:
-        return missing
     cred = credential(game_id, "host")
     if cred is None:
-        return message("Host only", "This page needs the host key of this game.", 401)
+        return not_host()
     desk = current_app.extensions["companion"].pairing
     return render_template(
         "pairing.html",
