@@ -1,5 +1,6 @@
 """The training recipe's settings: how crops are jittered (colour, light, camera quality),
-how far off the face classifier's crops are placed, and how many of them are drawn dice.
+how far off the face classifier's crops are placed, how many of them are drawn dice, and
+how wide the face classifier is.
 
 Kept apart from :mod:`vision.train` (which needs PyTorch) so that what a network was trained
 with can be checked without it: :mod:`vision.train` records :func:`recipe` in
@@ -102,6 +103,10 @@ FACE_PLACING = Placing(centre=0.06, size=0.15, turn=0.05)
 # and the share of those drawn with no legal face (blank, a smudge, an impossible layout).
 FACE_DRAWN = 0.2
 FACE_ILLEGAL = 0.15
+# The face classifier's channels at full, half and quarter resolution. On squared crops,
+# 24-48-64 read 95.9% of held-out dice against 95.0% for 16-32-48, better on every fold,
+# for 1.3 ms more a photo.
+FACE_WIDTHS = (24, 48, 64)
 
 
 def recipe() -> dict:
@@ -110,4 +115,4 @@ def recipe() -> dict:
     return json.loads(json.dumps({
         "detector_jitter": asdict(DETECTOR_JITTER), "face_jitter": asdict(FACE_JITTER),
         "face_placing": asdict(FACE_PLACING), "face_drawn": FACE_DRAWN,
-        "face_illegal": FACE_ILLEGAL}))
+        "face_illegal": FACE_ILLEGAL, "face_widths": FACE_WIDTHS}))

@@ -53,6 +53,7 @@ from vision.augment import (
     FACE_ILLEGAL,
     FACE_JITTER,
     FACE_PLACING,
+    FACE_WIDTHS,
     colour_jitter,
     recipe,
 )
@@ -100,10 +101,11 @@ class FaceNet(nn.Module):
 
     def __init__(self) -> None:
         super().__init__()
+        a, b, c = FACE_WIDTHS
         self.body = nn.Sequential(
-            _cbr(3, 16), nn.MaxPool2d(2), _cbr(16, 32), nn.MaxPool2d(2),
-            _cbr(32, 48), _cbr(48, 48), nn.AdaptiveAvgPool2d(1))
-        self.head = nn.Conv2d(48, 8, 1)
+            _cbr(3, a), nn.MaxPool2d(2), _cbr(a, b), nn.MaxPool2d(2),
+            _cbr(b, c), _cbr(c, c), nn.AdaptiveAvgPool2d(1))
+        self.head = nn.Conv2d(c, 8, 1)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.body(x)).flatten(1)
