@@ -42,7 +42,9 @@ MIN_HEAT = 0.5
 MIN_VALUE = 0.5
 # Each die is classified this many times, turned by a quarter each time (and mirrored past
 # four), and the probabilities averaged: a face is the same face turned, the errors are not.
-VIEWS = 4
+# Held out, two views read as many dice right as four (97.2%) with one wrong fewer, in half
+# the classifier's time; one view read 0.2 points fewer and 10 more wrong.
+VIEWS = 2
 # A die the classifier is unsure of (best face below MIN_VALUE) is looked at again: from crops
 # moved SECOND_LOOK of its side each way, twice the detector's centre error (0.041 per axis,
 # vision.augment.FACE_PLACING), to see past a crop that is a little off; and from a crop

@@ -4,8 +4,8 @@ A die seen from above is a square at some turn. The face classifier is shown eac
 so that its edges run along the crop's edges, and framed by the die's own side rather than by
 its upright box (which is up to √2 larger for a die at 45°). Pips then sit on the same 3×3
 grid in every crop, whatever the die's turn, and the classifier only has to learn the four
-quarter turns and the mirror, which it also sees at run time (:data:`vision.net.VIEWS`),
-instead of every angle.
+quarter turns and the mirror (it averages over some of them at run time,
+:data:`vision.net.VIEWS`) instead of every angle.
 
 The turn comes from the die's edges, not from anything learnt: gradient directions θ are
 taken four times over (4θ), which folds a square's four edge directions into one, and the

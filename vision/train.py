@@ -49,10 +49,12 @@ except ImportError:  # pragma: no cover - the runtime never imports this module
 
 from vision.augment import (
     DETECTOR_JITTER,
+    DETECTOR_STEPS,
     FACE_DRAWN,
     FACE_ILLEGAL,
     FACE_JITTER,
     FACE_PLACING,
+    FACE_STEPS,
     FACE_WIDTHS,
     colour_jitter,
     recipe,
@@ -253,7 +255,7 @@ def face_sample(photos: Photos, rng: np.random.Generator) -> tuple[np.ndarray, i
     return colour_jitter(crop, rng, FACE_JITTER), label
 
 
-def train_faces(folder: Path, names: list[str], steps: int = 3000, seed: int = 0,
+def train_faces(folder: Path, names: list[str], steps: int = FACE_STEPS, seed: int = 0,
                 batch_size: int = 128, log: bool = True) -> FaceNet:
     """Train the face classifier from scratch; deterministic for a given seed."""
     _seed_everything(seed)
@@ -318,7 +320,7 @@ def _seed_everything(seed: int) -> None:
     cv2.setRNGSeed(seed)  # cv2.randn (sensor noise) draws from OpenCV's own generator
 
 
-def train(folder: Path, names: list[str], steps: int = 3000, seed: int = 0,
+def train(folder: Path, names: list[str], steps: int = DETECTOR_STEPS, seed: int = 0,
           batch_size: int = 16, log: bool = True, width: int = 32) -> DieNet:
     """Train from scratch on ``names`` (photos of ``folder``); deterministic for a given seed."""
     _seed_everything(seed)
@@ -340,8 +342,8 @@ def export(net: nn.Module, path: Path, side: int) -> None:
                       dynamic_axes={"bgr": {0: "n", 2: "h", 3: "w"}})
 
 
-def build(dataset: Path, names: list[str], out: Path, steps: int = 3000,
-          face_steps: int = 3000, seed: int = 0, only: str | None = None,
+def build(dataset: Path, names: list[str], out: Path, steps: int = DETECTOR_STEPS,
+          face_steps: int = FACE_STEPS, seed: int = 0, only: str | None = None,
           width: int = DETECTOR_WIDTH) -> None:
     """Train both networks on ``names`` and write them, with what they saw, into ``out``
     (``only`` = "detector" or "faces" retrains one and keeps the other file)."""
@@ -364,8 +366,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=Path(__file__).parent,
                    help="folder for dice_net.onnx, dice_faces.onnx, dice_net.json")
     p.add_argument("--names", type=Path, help="train only on the photos listed (one a line)")
-    p.add_argument("--steps", type=int, default=3000, help="detector training steps")
-    p.add_argument("--face-steps", type=int, default=3000, help="classifier training steps")
+    p.add_argument("--steps", type=int, default=DETECTOR_STEPS, help="detector training steps")
+    p.add_argument("--face-steps", type=int, default=FACE_STEPS,
+                   help="classifier training steps")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--only", choices=["detector", "faces"], help="retrain one network only")

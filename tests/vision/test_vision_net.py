@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.augment import FACE_JITTER, recipe
+from vision.augment import DETECTOR_STEPS, FACE_JITTER, FACE_STEPS, recipe
 from vision.evaluation import Score, match
 from vision.net import MODELS, DieNet
 from vision.reader import DiceReader
@@ -47,6 +47,7 @@ def test_the_shipped_networks_were_trained_by_todays_recipe() -> None:
     # (python -m vision.train) before the figures in docs/vision.md mean anything.
     record = json.loads((MODELS / "dice_net.json").read_text())
     assert {k: record.get(k) for k in recipe()} == recipe()
+    assert (record["steps"], record["face_steps"]) == (DETECTOR_STEPS, FACE_STEPS)
 
 
 def test_the_benchmark_scores_only_fold_networks_of_todays_recipe() -> None:
@@ -55,16 +56,18 @@ def test_the_benchmark_scores_only_fold_networks_of_todays_recipe() -> None:
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     names = ["a.jpg", "b.jpg"]
-    record = {"trained_on": names, "steps": 3000, "face_steps": 3000, **recipe()}
-    assert bench.is_current(record, names, 3000)
-    assert not bench.is_current(record, ["a.jpg"], 3000)  # saw other photos
-    assert not bench.is_current(record, names, 6000)
+    record = {"trained_on": names, "steps": DETECTOR_STEPS, "face_steps": FACE_STEPS,
+              **recipe()}
+    assert bench.is_current(record, names)
+    assert not bench.is_current(record, ["a.jpg"])  # saw other photos
+    assert not bench.is_current(record | {"face_steps": 3000}, names)
+    assert not bench.is_current(record, names, steps=2 * DETECTOR_STEPS)
     heavy = record | {"face_jitter": asdict(replace(FACE_JITTER, grey=0.1))}
-    assert not bench.is_current(json.loads(json.dumps(heavy)), names, 3000)
-    assert not bench.is_current(record | {"face_drawn": 0.0}, names, 3000)
+    assert not bench.is_current(json.loads(json.dumps(heavy)), names)
+    assert not bench.is_current(record | {"face_drawn": 0.0}, names)
     assert not bench.is_current({k: v for k, v in record.items() if k != "face_illegal"},
-                                names, 3000)  # a record from before drawn dice had no face
-    assert not bench.is_current(record | {"face_widths": [16, 32, 48]}, names, 3000)
+                                names)  # a record from before drawn dice had no face
+    assert not bench.is_current(record | {"face_widths": [16, 32, 48]}, names)
 
 
 def assert_read_well(score: Score, unsure: int = 0) -> None:
