@@ -12,7 +12,7 @@ Two small networks, both trained by :mod:`vision.train`:
    smudged, an impossible layout). A find that is more likely not a die than a die is
    dropped (a phantom); otherwise the value is the most likely face when its probability is
    at least ``min_value``, and the die is reported as unsure when it is not, even after a
-   second look from crops moved a little each way.
+   second look from crops moved a little each way and a tighter one.
 
 The network learnt dice from about 24 to 65 px across (the photographed sizes times the
 training's scale range). Pictures whose dice are outside that range are scaled to the

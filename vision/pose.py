@@ -24,9 +24,9 @@ import numpy as np
 
 FACE_CROP = 32  # the face classifier's input side, pixels
 FACE_MARGIN = 1.15  # the crop's side per die side: a rim of tray or neighbours around the die
-# The turn is measured on the die scaled so its upright box is this many pixels, in a window
-# of WINDOW times that, out to RADIUS box sizes from the centre (a die's corner at 45° is
-# 0.5 box sizes out; a little more allows for the centre being off).
+# The turn is measured on the die scaled so its upright box is _ANGLE_PX pixels, in a window
+# _WINDOW times that, out to _RADIUS box sizes from the centre (a die's corner at 45° is 0.5
+# box sizes out; a little more allows for the centre being off).
 _ANGLE_PX = 32
 _WINDOW = 1.6
 _RADIUS = 0.75
