@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from vision.pose import die_angle, face_crop
+from vision.pose import die_angle, die_side, face_crop
 
 MODELS = Path(__file__).parent  # the shipped dice_net.onnx and dice_faces.onnx
 STRIDE = 8
@@ -161,8 +161,7 @@ class DieNet:
         """``d`` with its probabilities averaged over its own crop and five more: moved
         :data:`SECOND_LOOK` of its side left, right, up and down, and one
         :data:`SECOND_LOOK_ZOOM` of its size."""
-        side = d.size / (abs(np.cos(d.angle)) + abs(np.sin(d.angle)))
-        shift = SECOND_LOOK * side
+        shift = SECOND_LOOK * die_side(d.size, d.angle)
         crops = [face_crop(bgr, (d.centre[0] + dx * shift, d.centre[1] + dy * shift), d.size,
                            d.angle) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
         crops.append(face_crop(bgr, d.centre, d.size * SECOND_LOOK_ZOOM, d.angle))

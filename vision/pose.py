@@ -63,15 +63,19 @@ def die_angle(bgr: np.ndarray, centre: tuple[float, float], size: float) -> floa
     return float(np.angle(total)) / 4
 
 
+def die_side(size: float, angle: float) -> float:
+    """The side of a square die whose upright box is ``size`` when it lies at ``angle``."""
+    return size / (abs(math.cos(angle)) + abs(math.sin(angle)))
+
+
 def face_crop(bgr: np.ndarray, centre: tuple[float, float], size: float, angle: float,
               turn: float = 0.0, side: int = FACE_CROP, margin: float = FACE_MARGIN
               ) -> np.ndarray:
     """The die at ``centre`` (upright box ``size``, turn ``angle`` from :func:`die_angle`)
     turned square (and then by ``turn`` more) and scaled so that its side times ``margin``
     fills ``side`` pixels."""
-    die = size / (abs(math.cos(angle)) + abs(math.sin(angle)))
     m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])),
-                                math.degrees(angle + turn), side / (margin * die))
+                                math.degrees(angle + turn), side / (margin * die_side(size, angle)))
     m[:, 2] += (side / 2 - centre[0], side / 2 - centre[1])
     return cv2.warpAffine(bgr, m, (side, side), flags=cv2.INTER_AREA,
                           borderMode=cv2.BORDER_REPLICATE)

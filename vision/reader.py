@@ -23,6 +23,7 @@ from vision.colour import NAMED_COLOURS, body_colour, nearest_colour
 from vision.finding import find_dice
 from vision.net import MIN_VALUE, MODELS, VIEWS, DieNet
 from vision.pips import read_pips, warp_die
+from vision.pose import die_side
 
 _NETS: dict[str, DieNet] = {}
 
@@ -83,7 +84,7 @@ class DiceReader:
         found = []
         lab_middles = _middles_lab(bgr, net_dice)
         for d, colour_lab in zip(net_dice, lab_middles, strict=True):
-            side = d.size / (abs(np.cos(d.angle)) + abs(np.sin(d.angle)))
+            side = die_side(d.size, d.angle)
             rect = (d.centre, (side, side), float(np.degrees(d.angle)))
             name, _ = nearest_colour(colour_lab, palette)
             p = d.best_probability

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.pose import die_side
+
 # Pip centres of each face in units of the pip spacing, die frame (x right, y down).
 LAYOUTS: dict[int, tuple[tuple[int, int], ...]] = {
     1: ((0, 0),),
@@ -191,7 +193,7 @@ def drawn_die(rng: np.random.Generator, background: np.ndarray, side: int,
         np.float32)
     angle = float(rng.uniform(0, 2 * math.pi))
     box = big / 2
-    die = box / (abs(math.cos(angle)) + abs(math.sin(angle)))
+    die = die_side(box, angle)
     centre = np.float32([big / 2, big / 2])
     for _ in range(int(rng.choice(3, p=[0.6, 0.3, 0.1]))):
         a = rng.uniform(0, 2 * math.pi)
