@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.augment import DETECTOR_STEPS, FACE_STEPS, recipe  # noqa: E402
 from vision.baseline import read_baseline  # noqa: E402
+from vision.draw import mistake_sheet  # noqa: E402
 from vision.evaluation import (  # noqa: E402
     Score,
     evaluate,
@@ -95,6 +96,9 @@ def main() -> int:
                    help="turns of each die the face classifier averages (default: the reader's)")
     p.add_argument("--no-compare", action="store_true",
                    help="skip the hand-built pipeline and the baseline")
+    p.add_argument("--mistakes", metavar="FILE", type=Path,
+                   help="draw every held-out die the network read wrong, was unsure of or "
+                        "missed, and every phantom, into one picture")
     args = p.parse_args()
     if not DATASET.is_dir():
         print(f"error: no data set at {DATASET}", file=sys.stderr)
@@ -134,10 +138,15 @@ def main() -> int:
         print(f"fold {i}: {len(held_out):>3} photos  "
               + "  ".join(f"{k} {100 * v:5.1f}%" for k, v in row.items()
                           if k not in ("fold", "photos")), file=sys.stderr)
+    if args.mistakes and ours.mistakes:
+        cv2.imwrite(str(args.mistakes), mistake_sheet(DATASET, ours.mistakes))
+        print(f"wrote {args.mistakes}: {len(ours.mistakes)} held-out dice to look at",
+              file=sys.stderr)
     if args.json:
         out = {"sessions": len(sessions(names)), "folds": per_fold, "ours": ours.as_json()}
         if not args.no_compare:
-            out |= {"classic": classic.as_json(), "baseline": base.as_json()}
+            out |= {"classic": classic.as_json(mistakes=False),
+                    "baseline": base.as_json(mistakes=False)}
         print(json.dumps(out, indent=1))
         return 0
     columns = [("network (held out)", ours)]

@@ -1,7 +1,7 @@
 """Command line: ``python -m vision read|evaluate|calibrate``.
 
     python -m vision read IMAGE... [--json] [--draw DIR] [--calibration FILE]
-    python -m vision evaluate DIR [--json] [--calibration FILE]
+    python -m vision evaluate DIR [--json] [--mistakes FILE] [--calibration FILE]
     python -m vision calibrate --camera SPEC [--families red,blue,...] [--out FILE]
 """
 
@@ -19,7 +19,7 @@ import numpy as np
 from vision.calibration import Calibration, CalibrationError
 from vision.cameras import CameraError, FrameSource, open_camera
 from vision.colour import body_colour, calibrate_palette
-from vision.draw import annotate
+from vision.draw import annotate, mistake_sheet
 from vision.evaluation import evaluate
 from vision.pips import warp_die
 from vision.reader import ClassicReader, DiceReader
@@ -74,6 +74,16 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     print(json.dumps(score.as_json(), indent=1) if args.json else score.report())
+    if args.mistakes:
+        kinds = [m.kind for m in score.mistakes]
+        if not kinds:
+            print("no mistakes to draw: every die read right, and no phantoms", file=sys.stderr)
+            return 0
+        cv2.imwrite(str(args.mistakes), mistake_sheet(Path(args.dir), score.mistakes))
+        counts = ", ".join(f"{kinds.count(k)} {k}" for k in ("wrong", "unsure", "missed",
+                                                              "phantom"))
+        print(f"wrote {args.mistakes}: {len(kinds)} dice to look at ({counts})",
+              file=sys.stderr)
     return 0
 
 
@@ -169,6 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("evaluate", help="score the reader on labelled photos")
     e.add_argument("dir", help="folder with images and labels.json")
     e.add_argument("--json", action="store_true")
+    e.add_argument("--mistakes", metavar="FILE.png", type=Path,
+                   help="draw every die read wrong, unsure or missed, and every phantom, "
+                        "with its label and read, into one picture")
     e.add_argument("--calibration", metavar="FILE", type=Path)
     e.set_defaults(run=cmd_evaluate)
     c = sub.add_parser("calibrate", help="guided setup for a rig")

@@ -68,6 +68,34 @@ def match(predicted: Sequence[tuple[float, float]], boxes: Sequence[Sequence[flo
     return taken, [p for p in range(len(predicted)) if p not in used]
 
 
+@dataclass(frozen=True)
+class Mistake:
+    """One labelled die not read right, or one phantom: a die to look at by eye (a misread,
+    or a label that is wrong)."""
+
+    name: str  # the photo
+    box: tuple[int, int, int, int]  # the label's box, or the phantom's, in pixels
+    kind: str  # "wrong", "unsure", "missed" or "phantom"
+    true: int | None  # the label's value; None for a phantom
+    read: int | None  # the value read; None when unsure or missed
+    confidence: float  # the reader's, 0 when missed
+
+    def caption(self) -> str:
+        if self.kind == "wrong":
+            return f"{self.true} read as {self.read} ({self.confidence:.2f})"
+        if self.kind == "unsure":
+            return f"{self.true} unsure ({self.confidence:.2f})"
+        if self.kind == "missed":
+            return f"{self.true} missed"
+        shown = "?" if self.read is None else self.read
+        return f"phantom {shown} ({self.confidence:.2f})"
+
+    def as_json(self) -> dict:
+        return {"image": self.name, "box": list(self.box), "kind": self.kind,
+                "true": self.true, "read": self.read,
+                "confidence": round(self.confidence, 3)}
+
+
 @dataclass
 class Score:
     """Counts over many photos; ``confusion[true][read]`` with 0 = unsure and 7 = missed."""
@@ -84,6 +112,7 @@ class Score:
     cpu_seconds: float = 0.0  # process CPU time: what the reading costs when others share the CPU
     confusion: np.ndarray = field(default_factory=lambda: np.zeros((7, 8), int))
     failures: list[str] = field(default_factory=list)
+    mistakes: list[Mistake] = field(default_factory=list)
 
     def add(self, name: str, dice: Sequence[DieFound], labels: Sequence[dict],
             seconds: float) -> None:
@@ -91,18 +120,25 @@ class Score:
         right = 0
         for i, lb in enumerate(labels):
             true = lb["value"]
+            box = tuple(round(v) for v in lb["box"])
             if i not in taken:
                 self.missed += 1
                 self.confusion[true, MISSED] += 1
+                self.mistakes.append(Mistake(name, box, "missed", true, None, 0.0))
                 continue
-            value = dice[taken[i]].value
+            die = dice[taken[i]]
+            value = die.value
             self.confusion[true, UNSURE if value is None else value] += 1
             if value is None:
                 self.abstained += 1
+                self.mistakes.append(Mistake(name, box, "unsure", true, None, die.confidence))
             elif value == true:
                 right += 1
             else:
                 self.wrong += 1
+                self.mistakes.append(Mistake(name, box, "wrong", true, value, die.confidence))
+        self.mistakes += [Mistake(name, tuple(dice[p].box), "phantom", None, dice[p].value,
+                                  dice[p].confidence) for p in phantoms]
         self.images += 1
         self.labelled += len(labels)
         self.right += right
@@ -119,6 +155,7 @@ class Score:
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.confusion += other.confusion
         self.failures += other.failures
+        self.mistakes += other.mistakes
 
     @property
     def value_accuracy(self) -> float:
@@ -137,7 +174,9 @@ class Score:
     def cpu_ms_per_image(self) -> float:
         return 1000 * self.cpu_seconds / self.images if self.images else 0.0
 
-    def as_json(self) -> dict:
+    def as_json(self, mistakes: bool = True) -> dict:
+        """The counts, rates and confusion, and (unless ``mistakes`` is False) every
+        :class:`Mistake`."""
         return {
             "images": self.images, "labelled": self.labelled,
             "value_accuracy": round(self.value_accuracy, 4),
@@ -153,7 +192,7 @@ class Score:
             "confusion": {"rows": "true value 1..6",
                           "columns": ["unsure", 1, 2, 3, 4, 5, 6, "missed"],
                           "counts": self.confusion[1:].tolist()},
-        }
+        } | ({"mistakes": [m.as_json() for m in self.mistakes]} if mistakes else {})
 
     def report(self) -> str:
         """The human-readable summary ``evaluate`` prints."""

@@ -13,6 +13,7 @@ from vision.baseline import read_baseline
 from vision.calibration import Calibration, CalibrationError
 from vision.cli import main
 from vision.colour import NAMED_COLOURS, check_families, group_by_colour
+from vision.draw import TILE
 from vision.evaluation import match, wilson
 
 
@@ -66,6 +67,45 @@ def test_evaluate_on_real_photos_gives_the_agreed_json_keys(dataset, labels, tmp
     assert sum(map(sum, counts)) == labelled  # every labelled die lands in one column
     assert out["right"] == sum(counts[v - 1][v] for v in range(1, 7))
     assert "2/2" in captured.err  # the progress bar
+
+
+def test_evaluate_draws_each_mistake_with_its_label_and_read(dataset, labels, tmp_path,
+                                                             capsys) -> None:
+    # A photo the reader gets exactly right (see the read test above), with one label made
+    # wrong and one taken away: one "wrong" read and one phantom to look at, nothing else.
+    name = "IMG_20191209_095545.jpg"
+    shutil.copy(dataset / name, tmp_path / name)
+    dice = [dict(d) for d in labels[name]]
+    changed = dice[0]["value"]
+    dice[0]["value"] = changed % 6 + 1
+    gone = dice.pop(1)
+    (tmp_path / "labels.json").write_text(json.dumps({name: dice}))
+    sheet = tmp_path / "mistakes.png"
+    assert main(["evaluate", str(tmp_path), "--json", "--mistakes", str(sheet)]) == 0
+    captured = capsys.readouterr()
+    mistakes = json.loads(captured.out)["mistakes"]
+    assert sorted(m["kind"] for m in mistakes) == ["phantom", "wrong"]
+    wrong = next(m for m in mistakes if m["kind"] == "wrong")
+    assert (wrong["box"], wrong["true"], wrong["read"]) == (dice[0]["box"], changed % 6 + 1,
+                                                           changed)
+    phantom = next(m for m in mistakes if m["kind"] == "phantom")
+    taken, _ = match([((phantom["box"][0] + phantom["box"][2]) / 2,
+                       (phantom["box"][1] + phantom["box"][3]) / 2)], [gone["box"]])
+    assert taken == {0: 0} and phantom["read"] == gone["value"]
+    picture = cv2.imread(str(sheet))
+    assert picture.shape == (TILE + 32, 10 * (TILE + 2), 3)  # one row of two tiles
+    assert "2 dice to look at (1 wrong, 0 unsure, 0 missed, 1 phantom)" in captured.err
+
+
+def test_evaluate_with_nothing_wrong_says_so_and_draws_nothing(dataset, labels, tmp_path,
+                                                               capsys) -> None:
+    name = "IMG_20191209_095545.jpg"
+    shutil.copy(dataset / name, tmp_path / name)
+    (tmp_path / "labels.json").write_text(json.dumps({name: labels[name]}))
+    sheet = tmp_path / "mistakes.png"
+    assert main(["evaluate", str(tmp_path), "--mistakes", str(sheet)]) == 0
+    assert "no mistakes to draw" in capsys.readouterr().err
+    assert not sheet.exists()
 
 
 def test_wilson_interval_and_matching() -> None:
