@@ -2,6 +2,7 @@
 
     python -m vision read IMAGE... [--json] [--draw DIR] [--calibration FILE]
     python -m vision evaluate DIR [--json] [--mistakes FILE] [--calibration FILE]
+    python -m vision label DIR [--force] [--calibration FILE]
     python -m vision calibrate --camera SPEC [--families red,blue,...] [--out FILE]
 """
 
@@ -17,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration, CalibrationError
-from vision.cameras import CameraError, FrameSource, open_camera
+from vision.cameras import IMAGE_SUFFIXES, CameraError, FrameSource, open_camera
 from vision.colour import body_colour, calibrate_palette
 from vision.draw import annotate, mistake_sheet
 from vision.evaluation import evaluate
@@ -84,6 +85,40 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
                                                               "phantom"))
         print(f"wrote {args.mistakes}: {len(kinds)} dice to look at ({counts})",
               file=sys.stderr)
+    return 0
+
+
+def cmd_label(args: argparse.Namespace) -> int:
+    """A first labels.json for a folder of one's own photos, from what the reader reads: a
+    person then checks values instead of typing them all, and fills in the unsure ones."""
+    folder = Path(args.dir)
+    out = folder / "labels.json"
+    if out.exists() and not args.force:
+        print(f"error: {out} exists; it may hold checked labels. --force replaces it",
+              file=sys.stderr)
+        return 2
+    names = sorted(p.name for p in folder.glob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
+    if not names:
+        print(f"error: {folder} holds no images ({', '.join(IMAGE_SUFFIXES)})", file=sys.stderr)
+        return 2
+    reader = _reader(args)
+    labels: dict[str, list[dict]] = {}
+    for i, name in enumerate(names):
+        image = cv2.imread(str(folder / name))
+        if image is None:
+            print(f"error: cannot read {folder / name} as an image", file=sys.stderr)
+            return 2
+        labels[name] = [{"box": list(d.box), "value": d.value} for d in reader.read(image)]
+        _progress_bar(i + 1, len(names))
+    out.write_text(json.dumps(labels, indent=1) + "\n")
+    dice = [d for ds in labels.values() for d in ds]
+    unsure = sum(d["value"] is None for d in dice)
+    print(f"wrote {out}: {len(dice)} dice on {len(names)} pictures, as read. Check every value "
+          "against the pictures (read --draw shows them), add any die it missed, and delete "
+          "any that is not a die.")
+    if unsure:
+        print(f"Unsure of {unsure}: their \"value\" is null. Fill each in (1-6); evaluate "
+              "and vision.train refuse the file until then.")
     return 0
 
 
@@ -184,6 +219,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "with its label and read, into one picture")
     e.add_argument("--calibration", metavar="FILE", type=Path)
     e.set_defaults(run=cmd_evaluate)
+    lab = sub.add_parser("label", help="draft labels.json for a folder of photos, to check "
+                                       "by hand and then evaluate or retrain on")
+    lab.add_argument("dir", help="folder of photos")
+    lab.add_argument("--force", action="store_true", help="replace an existing labels.json")
+    lab.add_argument("--calibration", metavar="FILE", type=Path)
+    lab.set_defaults(run=cmd_label)
     c = sub.add_parser("calibrate", help="guided setup for a rig")
     c.add_argument("--camera", required=True,
                    help="'picam', a VideoCapture device number, or a folder of images "

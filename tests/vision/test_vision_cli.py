@@ -108,6 +108,33 @@ def test_evaluate_with_nothing_wrong_says_so_and_draws_nothing(dataset, labels, 
     assert not sheet.exists()
 
 
+def test_label_drafts_labels_json_from_what_it_reads(dataset, labels, synth, tmp_path,
+                                                     capsys) -> None:
+    # A photo it reads exactly right, and a drawn tray with a blank die it must be unsure of.
+    name = "IMG_20191209_095545.jpg"
+    shutil.copy(dataset / name, tmp_path / name)
+    img = synth.mat()
+    synth.draw_die(img, (160, 160), 1, body=(40, 160, 40), pip=(40, 160, 40))  # pips unseen
+    synth.draw_die(img, (80, 80), 6, angle=20)
+    cv2.imwrite(str(tmp_path / "tray.png"), synth.blur(img))
+    assert main(["label", str(tmp_path)]) == 0
+    assert 'Unsure of 1: their "value" is null' in capsys.readouterr().out
+    draft = json.loads((tmp_path / "labels.json").read_text())
+    assert sorted(draft) == [name, "tray.png"]
+    taken, extra = match([((d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2)
+                          for d in draft[name]], [d["box"] for d in labels[name]])
+    assert not extra and len(taken) == len(labels[name])
+    assert all(draft[name][p]["value"] == labels[name][i]["value"] for i, p in taken.items())
+    assert sorted(d["value"] or 0 for d in draft["tray.png"]) == [0, 6]
+    # Until the unsure die is filled in, evaluate says which label is incomplete.
+    assert main(["evaluate", str(tmp_path)]) == 2
+    assert "tray.png" in capsys.readouterr().err
+    # Checked labels are never overwritten by accident.
+    assert main(["label", str(tmp_path)]) == 2
+    assert "--force" in capsys.readouterr().err
+    assert main(["label", str(tmp_path), "--force"]) == 0
+
+
 def test_wilson_interval_and_matching() -> None:
     lo, hi = wilson(99, 100)
     assert 0.94 < lo < 0.99 < hi <= 1.0
