@@ -1,4 +1,4 @@
-"""Command line: ``python -m vision read|evaluate|calibrate``.
+"""Command line: ``python -m vision read|evaluate|label|calibrate``.
 
     python -m vision read IMAGE... [--json] [--draw DIR] [--calibration FILE]
     python -m vision evaluate DIR [--json] [--mistakes FILE] [--calibration FILE]
