@@ -5,7 +5,8 @@ is its own browser context (its own cookies), a table screen watches. Every die 
 tapping faces on the phone of the player who rolled it, and every choice is a button the
 phone's resolution builder offers. After every move, each page's DOM is checked: the only dice
 drawn for a player are that player's own, or dice the engine has made public. At the end every
-event each phone received is checked against the engine's view for that phone.
+event each phone received is checked against the engine's view for that phone. The host's
+pairing page is driven the same way, on simulated dice.
 
 Set WEB_SCREENSHOTS=DIR to keep the screenshots (docs/screenshots holds the README's).
 """
@@ -266,3 +267,50 @@ def _legal(state, player):
     from companion.engine import legal_actions
 
     return legal_actions(state, player)
+
+
+def test_the_pairing_page_pairs_a_familys_dice_in_the_browser(server_factory, browser,
+                                                               tmp_path) -> None:
+    """The host pairs the red family's dice from the pairing page: one tap, the simulated dice
+    roll, the page counts them in and shows them paired, and a virtual die says why it cannot
+    blink."""
+    server = server_factory(tmp_path / "data", DICE="simulated", DICE_ROLL_TIME=0.0)
+    ctx = browser.new_context(viewport={"width": 1100, "height": 900})
+    errors: list[str] = []
+    try:
+        host = ctx.new_page()
+        host.on("pageerror", lambda e: errors.append(str(e)))
+        host.set_default_timeout(10_000)
+        host.goto(server.url + "/")
+        for i, name in enumerate(["Maria", "Johnny", "Claire"]):
+            host.fill(f"input[name=player{i}]", name)
+        host.click("button[type=submit]")
+        host.wait_for_url("**/host/*")
+        game_id = host.url.rsplit("/", 1)[1]
+        host.click(f"a[href='/host/{game_id}/dice']")
+        host.wait_for_url(f"**/host/{game_id}/dice")
+        assert "broadcast their face" in host.inner_text("#privacy")
+        owners = host.eval_on_selector_all("#owners section[data-owner]",
+                                           "els => els.map(e => e.dataset.owner)")
+        assert len(owners) == 4 and owners[-1] == "vegas", owners  # three families, Vegas
+        red = owners[0]
+        host.click(f"button[data-pair='{red}']")
+        host.wait_for_function(
+            "o => document.getElementById('pairing-now').textContent.startsWith('Saved: 5 dice')",
+            arg=red)
+        paired = host.locator(f"section[data-owner='{red}'] ul.paired li.die-row")
+        assert paired.count() == 5
+        ids = host.eval_on_selector_all(f"section[data-owner='{red}'] ul.paired li.die-row",
+                                        "els => els.map(e => e.dataset.die)")
+        saved = json.loads((tmp_path / "data" / "dice" / "default.json").read_text())
+        assert set(ids) <= {f"{d['source']}/{d['die']}" for d in saved["dice"]
+                            if d["owner"] == red}  # saved for the next game
+        paired.first.locator("button").click()
+        host.wait_for_function("() => document.getElementById('toast').textContent.length > 0")
+        assert "only Pixels and GoDice have lights" in host.inner_text("#toast")
+        if os.environ.get("WEB_SCREENSHOTS"):
+            host.screenshot(path=str(Path(os.environ["WEB_SCREENSHOTS"]) / "pairing.png"),
+                            full_page=True)
+        assert not errors, errors
+    finally:
+        ctx.close()
