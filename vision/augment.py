@@ -1,6 +1,6 @@
 """The training recipe's settings: how crops are jittered (colour, light, camera quality),
 how far off the face classifier's crops are placed, how many of them are drawn dice, and
-how wide the face classifier is.
+how wide the face classifier is and on what grid its last layer sees the crop.
 
 Kept apart from :mod:`vision.train` (which needs PyTorch) so that what a network was trained
 with can be checked without it: :mod:`vision.train` records :func:`recipe` in
@@ -112,6 +112,13 @@ FACE_STEPS = 6000
 # 24-48-64 read 95.9% of held-out dice against 95.0% for 16-32-48, better on every fold,
 # for 1.3 ms more a photo.
 FACE_WIDTHS = (24, 48, 64)
+# The face classifier's last layer sees its features as a FACE_GRID × FACE_GRID grid of
+# places on the crop (means over overlapping windows) rather than one mean over the whole
+# crop: a squared die's pips sit on a 3×3 grid, and where a pip is tells a 2 from a 3 as much
+# as how many there are. 1 is the global mean the classifier had before. Held out, 3 read
+# 97.8% of dice right against 97.2% (more on four folds, as many on the fifth) and was
+# unsure of half as many (13 against 26), but read 19 wrong against 15.
+FACE_GRID = 3
 
 
 def recipe() -> dict:
@@ -120,4 +127,4 @@ def recipe() -> dict:
     return json.loads(json.dumps({
         "detector_jitter": asdict(DETECTOR_JITTER), "face_jitter": asdict(FACE_JITTER),
         "face_placing": asdict(FACE_PLACING), "face_drawn": FACE_DRAWN,
-        "face_illegal": FACE_ILLEGAL, "face_widths": FACE_WIDTHS}))
+        "face_illegal": FACE_ILLEGAL, "face_widths": FACE_WIDTHS, "face_grid": FACE_GRID}))

@@ -51,6 +51,7 @@ from vision.augment import (
     DETECTOR_JITTER,
     DETECTOR_STEPS,
     FACE_DRAWN,
+    FACE_GRID,
     FACE_ILLEGAL,
     FACE_JITTER,
     FACE_PLACING,
@@ -99,15 +100,20 @@ NOT_A_DIE = 6  # the classifier's seventh class; the eighth is synthetic.NO_FACE
 
 class FaceNet(nn.Module):
     """Face classifier on one die's crop: faces 1..6, "not a die" (a phantom) and "a die
-    with no legal face" (blank, smudged, cocked)."""
+    with no legal face" (blank, smudged, cocked).
 
-    def __init__(self) -> None:
+    Two 3×3 convolutions with 2× pooling, two more at quarter resolution (8×8 for the 32-px
+    crop), then the means over a :data:`FACE_GRID` × :data:`FACE_GRID` grid of overlapping
+    windows (each window 10 − 2·grid cells, 2 apart: for 3, 4×4 windows centred where a
+    squared die's pip rows and columns fall), and a layer that weighs each place apart."""
+
+    def __init__(self, grid: int = FACE_GRID) -> None:
         super().__init__()
         a, b, c = FACE_WIDTHS
         self.body = nn.Sequential(
             _cbr(3, a), nn.MaxPool2d(2), _cbr(a, b), nn.MaxPool2d(2),
-            _cbr(b, c), _cbr(c, c), nn.AdaptiveAvgPool2d(1))
-        self.head = nn.Conv2d(c, 8, 1)
+            _cbr(b, c), _cbr(c, c), nn.AvgPool2d(10 - 2 * grid, stride=2))
+        self.head = nn.Conv2d(c, 8, grid)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.body(x)).flatten(1)
