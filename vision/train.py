@@ -104,8 +104,9 @@ class FaceNet(nn.Module):
 
     Two 3×3 convolutions with 2× pooling, two more at quarter resolution (8×8 for the 32-px
     crop), then the means over a :data:`FACE_GRID` × :data:`FACE_GRID` grid of overlapping
-    windows (each window 10 − 2·grid cells, 2 apart: for 3, 4×4 windows centred where a
-    squared die's pip rows and columns fall), and a layer that weighs each place apart."""
+    windows (each window 10 − 2·grid cells, 2 apart, so grid is 1 to 4: for 3, 4×4 windows
+    centred where a squared die's pip rows and columns fall), and a layer that weighs each
+    place apart."""
 
     def __init__(self, grid: int = FACE_GRID) -> None:
         super().__init__()

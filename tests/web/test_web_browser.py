@@ -296,8 +296,7 @@ def test_the_pairing_page_pairs_a_familys_dice_in_the_browser(server_factory, br
         red = owners[0]
         host.click(f"button[data-pair='{red}']")
         host.wait_for_function(
-            "o => document.getElementById('pairing-now').textContent.startsWith('Saved: 5 dice')",
-            arg=red)
+            "() => document.getElementById('pairing-now').textContent.startsWith('Saved: 5 dice')")
         paired = host.locator(f"section[data-owner='{red}'] ul.paired li.die-row")
         assert paired.count() == 5
         ids = host.eval_on_selector_all(f"section[data-owner='{red}'] ul.paired li.die-row",
