@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration, CalibrationError
-from vision.cameras import IMAGE_SUFFIXES, CameraError, FrameSource, open_camera
+from vision.cameras import CameraError, FolderSource, FrameSource, open_camera
 from vision.colour import body_colour, calibrate_palette
 from vision.draw import annotate, mistake_sheet
 from vision.evaluation import evaluate
@@ -97,9 +97,10 @@ def cmd_label(args: argparse.Namespace) -> int:
         print(f"error: {out} exists; it may hold checked labels. --force replaces it",
               file=sys.stderr)
         return 2
-    names = sorted(p.name for p in folder.glob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
-    if not names:
-        print(f"error: {folder} holds no images ({', '.join(IMAGE_SUFFIXES)})", file=sys.stderr)
+    try:
+        names = [p.name for p in FolderSource(folder).files]
+    except CameraError as e:
+        print(f"error: {e}", file=sys.stderr)
         return 2
     reader = _reader(args)
     labels: dict[str, list[dict]] = {}

@@ -133,6 +133,9 @@ def test_label_drafts_labels_json_from_what_it_reads(dataset, labels, synth, tmp
     assert main(["label", str(tmp_path)]) == 2
     assert "--force" in capsys.readouterr().err
     assert main(["label", str(tmp_path), "--force"]) == 0
+    # A folder with no pictures, or no folder at all, is a clear error.
+    assert main(["label", str(tmp_path / "labels.json")]) == 2
+    assert "not a folder of images" in capsys.readouterr().err
 
 
 def test_wilson_interval_and_matching() -> None:
