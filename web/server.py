@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 
 from flask import Flask
+from waitress import wasyncore
 from waitress.server import create_server
 
 THREADS = 32  # >= 16: streams hold threads, and a phone that slept may leave one for ~10 s
@@ -43,6 +44,11 @@ def lan_addresses() -> list[str]:
     return found
 
 
+# A server in a background thread checks this often whether it should stop (an idle select()
+# waits no longer; a busy one never waits).
+LOOP_WAKE = 0.05
+
+
 @dataclass
 class Running:
     """A server running in a background thread (tests and benchmarks)."""
@@ -51,33 +57,37 @@ class Running:
     thread: threading.Thread
     host: str
     port: int
+    stopping: threading.Event
 
     @property
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"
 
     def stop(self, app: Flask | None = None) -> None:
+        """End the streams (when ``app`` is given), let the requests in flight finish, then
+        stop the loop and wait for its thread."""
         if app is not None:
             app.extensions["companion"].hub.close()  # end the streams so their threads return
         dispatcher = self.server.task_dispatcher  # type: ignore[attr-defined]
         deadline = time.monotonic() + 5
         while dispatcher.active_count and time.monotonic() < deadline:
             time.sleep(0.02)
-        stop_server(self.server)
+        self.stopping.set()
         self.thread.join(timeout=10)
 
 
-def stop_server(server: object) -> None:
-    """Stop a server whose loop runs in another thread. Its sockets are closed from inside
-    its own loop (through waitress's trigger), so the loop never selects on a closed socket;
-    once its map is empty the loop returns."""
+def _serve_until(server: object, stopping: threading.Event) -> None:
+    """Run ``server``'s loop until ``stopping`` is set, then close its sockets here.
 
-    def close_all() -> None:
-        for channel in list(server._map.values()):  # type: ignore[attr-defined]
-            channel.close()
-
+    Everything happens in the loop's own thread: its sockets are never closed under a
+    select() that is waiting on them, and stopping needs nothing from another thread but
+    the event (not waitress's trigger pipe, whose write end a stop from outside would have
+    to reach while the loop may be closing it)."""
+    sockets = server._map  # type: ignore[attr-defined]
+    while not stopping.is_set():
+        wasyncore.loop(timeout=LOOP_WAKE, map=sockets, count=1)
     server.task_dispatcher.shutdown(timeout=5)  # type: ignore[attr-defined]
-    server.trigger.pull_trigger(close_all)  # type: ignore[attr-defined]
+    wasyncore.close_all(sockets, ignore_all=True)
 
 
 def make_server(app: Flask, host: str, port: int, threads: int = THREADS):
@@ -99,6 +109,8 @@ def make_server(app: Flask, host: str, port: int, threads: int = THREADS):
 def start_in_thread(app: Flask, host: str = "127.0.0.1", port: int = 0, threads: int = THREADS):
     """Serve ``app`` from a background thread; returns where it listens."""
     server = make_server(app, host, port, threads)
-    thread = threading.Thread(target=server.run, name="waitress", daemon=True)
+    stopping = threading.Event()
+    thread = threading.Thread(target=_serve_until, args=(server, stopping), name="waitress",
+                              daemon=True)
     thread.start()
-    return Running(server, thread, host, server.effective_port)  # type: ignore[attr-defined]
+    return Running(server, thread, host, server.effective_port, stopping)  # type: ignore[attr-defined]
