@@ -80,9 +80,9 @@ def _serve_until(server: object, stopping: threading.Event) -> None:
     """Run ``server``'s loop until ``stopping`` is set, then close its sockets here.
 
     Everything happens in the loop's own thread: its sockets are never closed under a
-    select() that is waiting on them, and stopping needs nothing from another thread but
-    the event (not waitress's trigger pipe, whose write end a stop from outside would have
-    to reach while the loop may be closing it)."""
+    select() that is waiting on them, and a stop needs nothing from another thread but the
+    event. (Stopping through waitress's trigger pipe instead once failed in CI: its write
+    end was already closed, EBADF.)"""
     sockets = server._map  # type: ignore[attr-defined]
     while not stopping.is_set():
         wasyncore.loop(timeout=LOOP_WAKE, map=sockets, count=1)
