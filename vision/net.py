@@ -11,8 +11,9 @@ Two small networks, both trained by :mod:`vision.train`:
    probability of each face, of "not a die" and of "a die with no legal face" (blank,
    smudged, an impossible layout). A find that is more likely not a die than a die is
    dropped (a phantom); otherwise the value is the most likely face when its probability is
-   at least ``min_value``, and the die is reported as unsure when it is not, even after a
-   second look from crops moved a little each way and a tighter one.
+   at least ``min_value``, and the die is reported as unsure when it is not. A die read at
+   under :data:`SECOND_LOOK_BELOW` is first looked at again, from crops moved a little each
+   way and a tighter one.
 
 The network learnt dice from about 24 to 65 px across (the photographed sizes times the
 training's scale range). Pictures whose dice are outside that range are scaled to the
@@ -45,16 +46,20 @@ MIN_VALUE = 0.5
 # Held out, two views read as many dice right as four (97.2%) with one wrong fewer, in half
 # the classifier's time; one view read 0.2 points fewer and 10 more wrong.
 VIEWS = 2
-# A die the classifier is unsure of (best face below MIN_VALUE) is looked at again: from crops
+# A die the classifier is not clearly sure of (best face below SECOND_LOOK_BELOW) is looked
+# at again before MIN_VALUE decides whether it is unsure: from crops
 # moved SECOND_LOOK of its side each way, twice the detector's centre error (0.041 per axis,
 # vision.augment.FACE_PLACING), to see past a crop that is a little off; and from a crop
 # SECOND_LOOK_ZOOM of its size, since the detector sizes the whole visible die (side faces
 # and shadow too, as the data set's boxes do) and a tighter crop shows the top face alone.
 # Held out, the moved crops read 6 more of 1,487 dice right at no more wrong (0.05 and 0.12
 # each 5 more); the tighter one 2 more and 1 more wrong, and it reads touching drawn dice
-# the detector oversizes by half (tests/vision/test_vision_reader.py).
+# the detector oversizes by half (tests/vision/test_vision_reader.py). Looking again at dice
+# read at under 0.9 too, not only at the unsure ones, turned 4 of 15 held-out wrong reads into
+# unsure ones and read as many right (under 0.7: the same); it costs a few second looks a photo.
 SECOND_LOOK = 0.08
 SECOND_LOOK_ZOOM = 0.8
+SECOND_LOOK_BELOW = 0.9
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +151,8 @@ class DieNet:
     def _classify(self, bgr: np.ndarray, dice: list[NetDie]) -> list[NetDie]:
         """Each die's face probabilities from its own crop, turned square
         (:mod:`vision.pose`); phantoms (more likely not a die than a die, with or without a
-        legal face) dropped. A die it is unsure of gets a second look (:data:`SECOND_LOOK`)."""
+        legal face) dropped. A die it is not clearly sure of gets a second look
+        (:data:`SECOND_LOOK_BELOW`, :data:`SECOND_LOOK`)."""
         if not dice:
             return []
         angles = [die_angle(bgr, d.centre, d.size) for d in dice]
@@ -154,7 +160,7 @@ class DieNet:
                                   for d, a in zip(dice, angles, strict=True)]))
         kept = [NetDie(d.centre, d.size, d.heat, q, a)
                 for d, q, a in zip(dice, p, angles, strict=True) if q[6] < q[:6].sum() + q[7]]
-        return [self._second_look(bgr, d) if d.best_probability < MIN_VALUE else d
+        return [self._second_look(bgr, d) if d.best_probability < SECOND_LOOK_BELOW else d
                 for d in kept]
 
     def _second_look(self, bgr: np.ndarray, d: NetDie) -> NetDie:
