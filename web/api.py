@@ -21,7 +21,7 @@ from companion.engine import OPTIONS, Action, action_from_dict, action_view
 from companion.engine.errors import MalformedAction
 from companion.table import Ack, Refused, TableService
 from web import render
-from web.dice import PairingDesk, owners_of
+from web.dice import PairingDesk, owners_of, ref_json
 from web.hub import Hub
 from web.keys import Credential
 from web.security import (
@@ -448,20 +448,50 @@ def dice_pair_save(game_id: str):
     return jsonify(desk.status(game_id, dice_owners(game_id)))
 
 
+def die_named(data: dict[str, Any]) -> DieRef:
+    """The die a request names by its ``source`` and ``die`` id."""
+    source, die = data.get("source"), data.get("die")
+    if not isinstance(source, str) or not isinstance(die, str):
+        raise ApiError(400, "malformed", "send the die's source and die id, as listed")
+    return DieRef(source, die)
+
+
 @api.post("/games/<game_id>/dice/blink")
 def dice_blink(game_id: str):
     """Host: flash one die's LEDs, to find it among many. Smart dice only."""
     host_acting(game_id)
-    data = body()
-    source, die = data.get("source"), data.get("die")
-    if not isinstance(source, str) or not isinstance(die, str):
-        raise ApiError(400, "malformed", "send the die's source and die id, as listed")
+    ref = die_named(body())
     desk = pairing_desk()
     dice = desk.dice(game_id)
-    ref = DieRef(source, die)
     if dice.assignment.owner(ref) is None and ref not in dice.hub.last_readings():
         raise ApiError(404, "not_found", f"no die {ref} at this table")
     dice.blink(ref)
-    blinks = dice.radio is not None and source in (PIXELS_SOURCE, GODICE_SOURCE)
+    blinks = dice.radio is not None and ref.source in (PIXELS_SOURCE, GODICE_SOURCE)
     return jsonify({"blinked": blinks,
                     "reason": "blinking" if blinks else "only Pixels and GoDice have lights"})
+
+
+@api.post("/games/<game_id>/dice/whose")
+def dice_whose(game_id: str):
+    """Host or player: whose red die just landed, when two players were rolling red dice at
+    once (the ``whose_die`` dice event). The host may name any of the players it could go
+    to; a player can only say it is theirs."""
+    data, cred = acting(game_id)
+    ref = die_named(data)
+    player = data.get("player", cred.name)
+    if cred.role == "player" and player != cred.name:
+        raise ApiError(403, "forbidden", "a player can only say a die is theirs")
+    desk = pairing_desk()
+    if desk.table_dice.game_id not in (None, game_id):
+        raise ApiError(409, "not_undecided", "the table's dice are following another game")
+    dice = desk.dice(game_id)
+    candidates = dice.hub.undecided().get(ref)
+    if candidates is None:
+        raise ApiError(409, "not_undecided", f"die {ref} is not waiting to be told whose it "
+                       "is: it was counted already, or rolled again, or waited too long "
+                       "(roll it again)")
+    if player not in candidates:
+        raise ApiError(400, "malformed", f"player must be one of {', '.join(candidates)}")
+    if not dice.hub.answer(ref, player):
+        raise ApiError(409, "not_undecided", f"die {ref} was just decided by someone else")
+    return jsonify({"die": ref_json(ref), "player": player})

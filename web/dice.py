@@ -60,10 +60,15 @@ def dice_message(event: DiceEvent, viewer: str | None) -> dict[str, Any] | None:
         if viewer != event.player:
             return None
         return {"kind": "problem", "player": event.player, "text": event.message}
-    if isinstance(event, WhoseDie) and viewer is None:
+    if isinstance(event, WhoseDie) and (viewer is None or viewer in event.candidates):
+        # Whose die, never its face: the table and host pages offer every candidate, a
+        # candidate's phone asks "yours?" (POST .../dice/whose answers either way).
         names = " or ".join(event.candidates)
-        return {"kind": "whose_die", "candidates": list(event.candidates),
-                "text": f"A red die landed: whose is it, {names}? Roll it again, one at a time."}
+        text = (f"A red die landed: whose is it, {names}? Say so on your phone or the host "
+                "page." if viewer is None else
+                "A red die landed while another player is rolling red dice too: is it yours?")
+        return {"kind": "whose_die", "die": ref_json(event.ref),
+                "candidates": list(event.candidates), "text": text}
     return None
 
 

@@ -271,6 +271,16 @@ def spec() -> dict[str, Any]:
                     body=_object({"source": _STRING, "die": _STRING}, "source", "die"),
                 )
             },
+            "/api/games/{game_id}/dice/whose": {
+                "post": _game_post(
+                    "Host or player: whose red die just landed, when two players were rolling "
+                    "red dice at once (the whose_die dice message); a player can only name "
+                    "themselves (player defaults to the caller)",
+                    errors=("400", "401", "403", "404", "409"),
+                    body=_object({"source": _STRING, "die": _STRING, "player": _STRING,
+                                  "as": _MOVE_FIELDS["as"]}, "source", "die"),
+                )
+            },
             "/api/games/{game_id}/events": {
                 "get": _op(
                     "Server-Sent Events: 'view' (full picture, id = seq) on every (re)connect, "
@@ -278,7 +288,9 @@ def spec() -> dict[str, Any]:
                     "every 10 s. Send Last-Event-ID (EventSource does) to have missed lines "
                     "marked. With a dice reader, 'dice' messages (no id): the roller's own "
                     "stream gets roll_wanted/progress/counted (count and faces) and problem; "
-                    "other streams at most 'rolling' (who, not how many).",
+                    "other streams at most 'rolling' (who, not how many). A red die two "
+                    "players could have rolled: whose_die (the die and its candidates, no "
+                    "face) to the table and to those players.",
                     params=[
                         *game,
                         as_param,

@@ -250,12 +250,35 @@ class DiceHub:
     def lend(self, ref: DieRef, player: str) -> None:
         """``player`` is rolling red die ``ref`` (when two players hold red dice at once)."""
         with self._lock:
-            self._lent[ref] = player
-            parked = self._parked.pop(ref, None)
-            if parked is not None:
-                self._place(parked, self.assignment.owner(ref))
-                self._check_all(self.clock())
+            self._lend(ref, player)
         self._flush()
+
+    def _lend(self, ref: DieRef, player: str) -> None:
+        self._lent[ref] = player
+        parked = self._parked.pop(ref, None)
+        if parked is not None:
+            self._place(parked, self.assignment.owner(ref))
+            self._check_all(self.clock())
+
+    def undecided(self) -> dict[DieRef, tuple[str, ...]]:
+        """The red dice that settled where more than one player could take them
+        (:class:`WhoseDie`), each with the players it could still go to: they wait for
+        :meth:`answer` (or a roll again) for :attr:`keep_unclaimed` seconds."""
+        with self._lock:
+            return {ref: tuple(c.wait.player for c in self._fits(ref, result))
+                    for ref, result in self._parked.items()}
+
+    def answer(self, ref: DieRef, player: str) -> bool:
+        """A person says whose undecided red die ``ref`` is (a :class:`WhoseDie`
+        answered): it is lent to ``player`` and counted for them. False, and nothing
+        changes, when it is not undecided (counted already, rolled again, forgotten) or
+        ``player`` cannot take it."""
+        with self._lock:
+            if player not in self.undecided().get(ref, ()):
+                return False
+            self._lend(ref, player)
+        self._flush()
+        return True
 
     # --- readings in -----------------------------------------------------------------------
 
@@ -384,10 +407,17 @@ class DiceHub:
             return owner == w.player  # a phone entry is whatever its player is asked to roll
         return w.does != "vegas_roll" and owner in self._owners.get(w.player, ())
 
+    def _fits(self, ref: DieRef, result: Result, owner: str | None = None) -> list[_Collect]:
+        """The open rolls a result of die ``ref`` could count for (its owner looked up
+        unless given)."""
+        if owner is None:
+            owner = self.assignment.owner(ref)
+        return [c for c in self._open.values()
+                if self._eligible(ref, owner, c) and result.began >= c.started - self.early_grace]
+
     def _place(self, result: Result, owner: str | None, from_store: bool = False) -> None:
         ref = result.ref
-        fits = [c for c in self._open.values()
-                if self._eligible(ref, owner, c) and result.began >= c.started - self.early_grace]
+        fits = self._fits(ref, result, owner)
         if from_store:
             self._unclaimed.pop(ref, None)
         if not fits:

@@ -161,8 +161,16 @@ def test_red_dice_are_for_vegas_and_for_whoever_won_them() -> None:
     roll(hub, clock, "vegas1", 6, n=2)
     whose = [e for e in events if isinstance(e, WhoseDie)]
     assert whose and set(whose[0].candidates) == {"Johnny", "Claire"}
-    hub.lend(DieRef("pixels", "vegas1"), "Johnny")
+    red = DieRef("pixels", "vegas1")
+    assert {ref: set(who) for ref, who in hub.undecided().items()} == {
+        red: {"Johnny", "Claire"}}
+    # The answer (from a phone or the host page) must name one of them.
+    assert not hub.answer(red, "Maria") and not hub.answer(DieRef("pixels", "vegas2"), "Johnny")
+    assert hub.actions.empty()
+    assert hub.answer(red, "Johnny")
     assert hub.actions.get_nowait() == Roll("Johnny", (2, 2, 2, 2, 2, 6))
+    # Counted: a second answer (Claire tapping late) changes nothing.
+    assert hub.undecided() == {} and not hub.answer(red, "Claire")
 
 
 def test_a_roll_handed_out_is_not_asked_for_again_until_applied() -> None:

@@ -22,6 +22,8 @@ from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
 
+from red_dice import SEATS, johnny_rolls_with_a_red_die, play_to_red_rollers
+
 from companion.engine import Claim, MuscleOut, UseFavor, waiting_for
 from companion.engine.view import dice_public
 
@@ -313,3 +315,64 @@ def test_the_pairing_page_pairs_a_familys_dice_in_the_browser(server_factory, br
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_whose_red_die_is_answered_on_a_phone_and_the_host_page(server_factory, browser,
+                                                                 tmp_path) -> None:
+    """Johnny and Claire both roll with red dice; a red die lands. The host page offers both
+    names, both phones ask "is it yours?": Claire says no, Johnny says yes, and his roll is
+    played with it. The host's late answer is refused with the reason, and its card goes."""
+    server = server_factory(tmp_path / "data", DICE="phone")
+    game = server.create_game(SEATS)
+    dice = play_to_red_rollers(server, game.id)
+    contexts = []
+    errors: list[str] = []
+
+    def page(path: str, **context):
+        ctx = browser.new_context(**context)
+        contexts.append(ctx)
+        p = ctx.new_page()
+        p.on("pageerror", lambda e: errors.append(str(e)))
+        p.set_default_timeout(10_000)
+        p.goto(server.url + path)
+        p.wait_for_function("() => document.body.dataset.seq !== undefined")
+        return p
+
+    try:
+        host = page(f"/host/{game.id}", viewport={"width": 1100, "height": 900},
+                    extra_http_headers={"X-Host-Key": game.host_key})
+        phones = {name: page(game.seats[name].join.removeprefix(server.url), **PHONE)
+                  for name in ("Johnny", "Claire")}
+        johnny_rolls_with_a_red_die(dice)
+
+        names = host.locator("#whose section.whose button")
+        names.first.wait_for()
+        assert sorted(names.all_inner_texts()) == ["Claire's", "Johnny's"]
+        assert "whose is it" in host.inner_text("#whose")
+        for phone in phones.values():
+            phone.locator("#whose-mine").wait_for()
+            assert "is it yours?" in phone.inner_text("section.whose")
+        phones["Claire"].click("text=Not mine")
+        phones["Claire"].locator("section.whose").wait_for(state="detached")
+        if os.environ.get("WEB_SCREENSHOTS"):
+            shots = Path(os.environ["WEB_SCREENSHOTS"])
+            host.screenshot(path=str(shots / "whose-host.png"))
+            phones["Johnny"].screenshot(path=str(shots / "whose-phone.png"))
+        seq = server.service.game(game.id).seq
+        phones["Johnny"].click("#whose-mine")
+        phones["Johnny"].wait_for_function(
+            "s => Number(document.body.dataset.seq) > s", arg=seq)
+        assert "The red die counts for Johnny." in phones["Johnny"].inner_text("#toast")
+        assert phones["Johnny"].locator("section.whose").count() == 0
+        last = server.service.game(game.id).events[-1]
+        assert last.payload == {"type": "roll", "player": "Johnny", "faces": [2, 2, 2, 2, 2, 6]}
+
+        host.click("#whose button[data-player='Claire']")
+        host.wait_for_function(
+            "() => document.getElementById('toast').textContent.includes('not waiting')")
+        assert host.locator("#whose section.whose").count() == 0
+        assert server.service.game(game.id).events[-1].payload == last.payload
+        assert not errors, errors
+    finally:
+        for ctx in contexts:
+            ctx.close()

@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import time
 
-from companion.engine import waiting_for
+from red_dice import SEATS, johnny_rolls_with_a_red_die, play_to_red_rollers
+
+from companion.engine import Roll, waiting_for
 
 
 def dice_settled(server, game, timeout: float = 20) -> None:
@@ -141,3 +143,72 @@ def test_web_dice_progress_reaches_the_roller_only(tmp_path, server_factory):
     for m in table.received:
         if m.event == "dice":
             assert '"face"' not in m.raw and '"have"' not in m.raw and '"dice"' not in m.raw
+
+
+def test_web_whose_red_die_is_answered_by_phone_or_host(tmp_path, server_factory):
+    """Two players rolling red dice at once: a red die that lands could be either's. The table,
+    the host page and those two phones are asked (never its face); the host, or the player
+    whose die it is, answers, and it counts for them."""
+    server = server_factory(tmp_path / "data", DICE="phone")
+    game = server.create_game(SEATS)
+    dice = play_to_red_rollers(server, game.id)
+    state = server.service.game(game.id).state
+    waits = {w.player: w.dice for w in waiting_for(state) if w.does == "roll"}
+    assert waits["Johnny"] == 6 and waits["Claire"] == 6
+    streams = {name: server.stream(game, name) for name in ("Maria", "Johnny", "Claire")}
+    table = server.stream(game, None)
+    for s in (*streams.values(), table):
+        s.wait_for(lambda m: m.event == "view")
+    johnny_rolls_with_a_red_die(dice)
+
+    def asked(stream):
+        return stream.wait_for(lambda m: m.event == "dice" and m.data["kind"] == "whose_die")
+
+    on_table = asked(table).data
+    assert on_table["die"] == {"source": "pixels", "die": "vegas1"}
+    assert set(on_table["candidates"]) == {"Johnny", "Claire"} and "face" not in on_table
+    assert "Johnny or Claire" in on_table["text"] or "Claire or Johnny" in on_table["text"]
+    for name in ("Johnny", "Claire"):
+        assert asked(streams[name]).data["text"].endswith("is it yours?")
+
+    def say(name: str | None, body: dict):
+        if name is None:
+            return server.host(game, "dice/whose", body)
+        seat = game.seats[name]
+        return server.client().post(f"/api/games/{game.id}/dice/whose", {"as": "player", **body},
+                                    seat.csrf, headers={"X-Player-Token": seat.token})
+
+    red = {"source": "pixels", "die": "vegas1"}
+    assert say("Claire", {**red, "player": "Johnny"}).status == 403
+    assert say("Maria", red).status == 400  # Maria holds no red die this roll
+    assert say(None, {**red, "player": "Sonny"}).status == 400
+    assert say(None, {"source": "pixels"}).status == 400
+    assert say(None, {"source": "pixels", "die": "vegas2"}).status == 409
+    seq = server.service.game(game.id).seq
+    answered = say("Johnny", red)  # Johnny: "it's mine"
+    assert answered.status == 200, answered.text
+    assert answered.data == {"die": red, "player": "Johnny"}
+    late = say(None, {**red, "player": "Claire"})  # the host, a moment too late
+    assert late.status == 409 and "not waiting" in late.data["reason"]
+
+    # Johnny's six dice are complete: his roll is played, with the red die's 6.
+    deadline = time.monotonic() + 10
+    while server.service.game(game.id).seq == seq:
+        assert time.monotonic() < deadline, "the roll never reached the table"
+        time.sleep(0.02)
+    last = server.service.game(game.id).events[-1]
+    assert last.actor == "dice" and last.payload == Roll("Johnny", (2, 2, 2, 2, 2, 6)).to_dict()
+    time.sleep(0.2)
+    for s in (*streams.values(), table):
+        s.close()
+    # Maria's phone was never asked, and no phone or screen but Johnny's saw a face.
+    assert not [m for m in streams["Maria"].received
+                if m.event == "dice" and m.data["kind"] == "whose_die"]
+    for name, s in (*streams.items(), ("table", table)):
+        for m in s.received:
+            if m.event == "dice" and name != "Johnny":
+                assert '"face"' not in m.raw, (name, m.raw)
+    # A new game takes the table's dice: the old game's host can no longer answer for them.
+    server.create_game(SEATS)
+    elsewhere = say(None, {**red, "player": "Johnny"})
+    assert elsewhere.status == 409 and "another game" in elsewhere.data["reason"]

@@ -565,6 +565,16 @@ function phonePage() {
         h("p", { text: v.end || "The host ended the game." }), scoreTable(pic.scores, v),
         h("p", {}, h("a", { href: `/end/${id}`, text: "Scores and chart" }))));
     }
+    if (whose) {
+      cards.push(whoseCard(whose, [
+        h("button", { class: "primary", id: "whose-mine", onclick: async () => {
+          const d = whose;
+          whose = null;
+          if (!(await answerWhose(id, csrf, d, "player", me))) whose = d;
+          render(live.pic);
+        } }, "Yes, it's mine"), " ",
+        h("button", { onclick: () => { whose = null; render(live.pic); } }, "Not mine")]));
+    }
     if (rolling && waits.length) {
       cards.push(h("section", { class: "card dice-progress", id: "dice-progress" },
         h("p", { class: "turn me", text: rolling.text }),
@@ -589,8 +599,10 @@ function phonePage() {
   const live = new Live(`/api/games/${id}/events?as=player`, render);
   // Dice progress from the table's dice reader: this phone's own stream only.
   let rolling = null;
+  let whose = null;  // a red die that may be this player's: "yours?"
   live.onDice = (d) => {
     if (d.kind === "problem") { toast(d.text); return; }
+    if (d.kind === "whose_die") { whose = d; if (live.pic) render(live.pic); return; }
     if (d.kind === "roll_wanted" || d.kind === "progress") rolling = { text: d.text, faces: [] };
     else if (d.kind === "counted") rolling = { text: d.text, faces: [...((rolling && rolling.faces) || []), d.face].slice(-d.need) };
     else return;
@@ -598,6 +610,23 @@ function phonePage() {
   };
   api("GET", `/api/games/${id}/board`).then((res) => { board = res.data; if (live.pic) render(live.pic); });
   live.connect();
+}
+
+/* --- a red die two players could have rolled ------------------------------------------------ */
+
+// A "whose_die" dice message: the host page offers every candidate, a candidate's phone asks
+// "yours?". Answered (or refused: counted already, rolled again), the card goes.
+function dieKey(d) { return `${d.die.source}/${d.die.die}`; }
+
+function whoseCard(d, buttons) {
+  return h("section", { class: "card whose", dataset: { die: dieKey(d) } },
+    h("p", { class: "turn me", text: d.text }), h("p", {}, buttons));
+}
+
+async function answerWhose(game, csrf, d, role, player) {
+  const res = await api("POST", `/api/games/${game}/dice/whose`, { ...d.die, player, as: role }, csrf);
+  toast(res.ok ? `The red die counts for ${res.data.player}.` : refusal(res.data), res.ok);
+  return res.ok;
 }
 
 /* --- host page ------------------------------------------------------------------------------ */
@@ -653,6 +682,19 @@ function hostPage() {
     logBox("log", log);
     if (moves.length === 0 || (moves.length && moves[moves.length - 1].seq < pic.seq)) loadMoves();
   });
+  // The host sees who is rolling like the table does, and answers "whose red die is this?".
+  const whose = new Map();
+  function showWhose() {
+    fill("whose", [...whose.values()].map((d) => whoseCard(d, d.candidates.map((name) =>
+      h("button", { class: "choice", dataset: { player: name }, onclick: async () => {
+        whose.delete(dieKey(d));
+        showWhose();
+        await answerWhose(id, csrf, d, "host", name);
+      } }, `${name}'s`)))));
+  }
+  live.onDice = (d) => {
+    if (d.kind === "whose_die") { whose.set(dieKey(d), d); showWhose(); }
+  };
   live.connect();
 }
 
