@@ -1,6 +1,6 @@
 """Camera dice reading on datasets/dice-photos, cross-validated by shooting session.
 
-    .venv/bin/python benchmarks/vision.py [--folds 5] [--json] [--train] [--python PY]
+    .venv/bin/python benchmarks/vision.py [--folds 5] [--json] [--train] [--seed N] [--python PY]
 
 Photos are grouped into shooting sessions by their timestamp names (a gap of more than 30 s
 starts a new session) and whole sessions into ``--folds`` folds of about equal size, so
@@ -51,31 +51,33 @@ NOTES_BASELINE = 0.608  # the research notes' own run of the blob-and-cluster re
 
 
 def is_current(info: dict, train_names: list[str], steps: int = DETECTOR_STEPS,
-               face_steps: int = FACE_STEPS) -> bool:
+               face_steps: int = FACE_STEPS, seed: int = 0) -> bool:
     """Whether a fold network's record says it was trained on ``train_names`` by today's
-    recipe (steps, jitter, crop placing, drawn dice, widths), so a stale one is never
-    scored."""
+    recipe (steps, jitter, crop placing, drawn dice, widths) from ``seed``, so a stale one
+    is never scored."""
     return (sorted(info.get("trained_on", [])) == sorted(train_names)
             and info.get("steps") == steps and info.get("face_steps") == face_steps
+            and info.get("seed", 0) == seed
             and all(info.get(k) == v for k, v in recipe().items()))
 
 
 def fold_model(i: int, train_names: list[str], python: str, steps: int, face_steps: int,
-               retrain: bool, models: Path = MODELS) -> Path:
+               retrain: bool, models: Path = MODELS, seed: int = 0) -> Path:
     """The fold's networks, trained on ``train_names`` only (reused when already built)."""
     path = models / f"fold{i}"
     meta = path / "dice_net.json"
     if not retrain and meta.exists() and is_current(json.loads(meta.read_text()), train_names,
-                                                    steps, face_steps):
+                                                    steps, face_steps, seed):
         return path
     models.mkdir(parents=True, exist_ok=True)
     names = models / f"fold{i}-train.txt"
     names.write_text("\n".join(train_names) + "\n")
     print(f"fold {i}: training on {len(train_names)} photos ({steps} and {face_steps} "
-          "steps)...",
+          f"steps, seed {seed})...",
           file=sys.stderr, flush=True)
     subprocess.run([python, "-m", "vision.train", str(DATASET), "--names", str(names),
-                    "--out", str(path), "--steps", str(steps), "--face-steps", str(face_steps)],
+                    "--out", str(path), "--steps", str(steps), "--face-steps", str(face_steps),
+                    "--seed", str(seed)],
                    cwd=ROOT, check=True)
     return path
 
@@ -90,8 +92,12 @@ def main() -> int:
                    help="face classifier training steps")
     p.add_argument("--python", default=sys.executable,
                    help="interpreter with PyTorch, to train fold models")
-    p.add_argument("--models", type=Path, default=MODELS,
-                   help="folder of the fold networks (fold0/, fold1/, ...)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="train the fold networks from this seed: a seed alone moves the "
+                        "figures by about half a point, so judge a change over two")
+    p.add_argument("--models", type=Path, default=None,
+                   help="folder of the fold networks (fold0/, fold1/, ...; default "
+                        "build/vision-folds, or build/vision-folds-seedN for --seed N)")
     p.add_argument("--views", type=int, default=None,
                    help="turns of each die the face classifier averages (default: the reader's)")
     p.add_argument("--no-compare", action="store_true",
@@ -100,6 +106,9 @@ def main() -> int:
                    help="draw every held-out die the network read wrong, was unsure of or "
                         "missed, and every phantom, into one picture")
     args = p.parse_args()
+    if args.models is None:
+        args.models = MODELS.with_name(f"vision-folds-seed{args.seed}" if args.seed else
+                                       MODELS.name)
     if not DATASET.is_dir():
         print(f"error: no data set at {DATASET}", file=sys.stderr)
         return 2
@@ -114,7 +123,7 @@ def main() -> int:
         train_names = [n for n in names if n not in held]
         try:
             model = fold_model(i, train_names, args.python, args.steps, args.face_steps,
-                               args.train, args.models)
+                               args.train, args.models, args.seed)
         except subprocess.CalledProcessError:
             print(f"error: training fold {i} failed; --python must name an interpreter with "
                   "PyTorch (pip install torch==2.13.0)", file=sys.stderr)

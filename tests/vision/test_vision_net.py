@@ -62,6 +62,8 @@ def test_the_benchmark_scores_only_fold_networks_of_todays_recipe() -> None:
     assert not bench.is_current(record, ["a.jpg"])  # saw other photos
     assert not bench.is_current(record | {"face_steps": 3000}, names)
     assert not bench.is_current(record, names, steps=2 * DETECTOR_STEPS)
+    assert not bench.is_current(record | {"seed": 1}, names)  # --seed 1 has folders of its own
+    assert bench.is_current(record | {"seed": 1}, names, seed=1)
     heavy = record | {"face_jitter": asdict(replace(FACE_JITTER, grey=0.1))}
     assert not bench.is_current(json.loads(json.dumps(heavy)), names)
     assert not bench.is_current(record | {"face_drawn": 0.0}, names)
