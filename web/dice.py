@@ -61,8 +61,8 @@ def dice_message(event: DiceEvent, viewer: str | None) -> dict[str, Any] | None:
             return None
         return {"kind": "problem", "player": event.player, "text": event.message}
     if isinstance(event, WhoseDie) and (viewer is None or viewer in event.candidates):
-        # Whose die, never its face: the table and host pages offer every candidate, a
-        # candidate's phone asks "yours?" (POST .../dice/whose answers either way).
+        # Whose die, never its face: the table screen names every candidate, the host page
+        # gives each a button, a candidate's phone asks "yours?" (POST .../dice/whose).
         names = " or ".join(event.candidates)
         text = (f"A red die landed: whose is it, {names}? Say so on your phone or the host "
                 "page." if viewer is None else

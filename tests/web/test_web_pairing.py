@@ -1,5 +1,6 @@
-"""The dice on the web: the host pairs a family's dice once per table, and a roll's progress
-reaches the roller's phone only ("3 of 5 dice settled"), never another phone or the table."""
+"""The dice on the web: the host pairs a family's dice once per table, a roll's progress
+reaches the roller's phone only ("3 of 5 dice settled"), never another phone or the table, and
+a red die two players could have rolled is claimed from a phone or the host page."""
 
 from __future__ import annotations
 

@@ -682,7 +682,8 @@ function hostPage() {
     logBox("log", log);
     if (moves.length === 0 || (moves.length && moves[moves.length - 1].seq < pic.seq)) loadMoves();
   });
-  // The host sees who is rolling like the table does, and answers "whose red die is this?".
+  // "Whose red die is this?": a button per player it could be; answered on a phone meanwhile,
+  // the tap is refused with the reason and the card goes.
   const whose = new Map();
   function showWhose() {
     fill("whose", [...whose.values()].map((d) => whoseCard(d, d.candidates.map((name) =>
