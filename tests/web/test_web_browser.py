@@ -360,9 +360,9 @@ def test_whose_red_die_is_answered_on_a_phone_and_the_host_page(server_factory, 
             phones["Johnny"].screenshot(path=str(shots / "whose-phone.png"))
         seq = server.service.game(game.id).seq
         phones["Johnny"].click("#whose-mine")
-        phones["Johnny"].wait_for_function(
-            "s => Number(document.body.dataset.seq) > s", arg=seq)
-        assert "The red die counts for Johnny." in phones["Johnny"].inner_text("#toast")
+        phones["Johnny"].wait_for_function(  # the reply, and the roll it completed
+            "s => Number(document.body.dataset.seq) > s && document.getElementById('toast')"
+            ".textContent === 'The red die counts for Johnny.'", arg=seq)
         assert phones["Johnny"].locator("section.whose").count() == 0
         last = server.service.game(game.id).events[-1]
         assert last.payload == {"type": "roll", "player": "Johnny", "faces": [2, 2, 2, 2, 2, 6]}
