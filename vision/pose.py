@@ -76,8 +76,8 @@ def face_crop(bgr: np.ndarray, centre: tuple[float, float], size: float, angle: 
     fills ``side`` pixels.
 
     Bilinear, without smoothing first: ``cv2.warpAffine`` takes ``INTER_AREA`` for
-    ``INTER_LINEAR``, and a blur before the cut (σ up to 2·(1/scale − 1) pixels) read the
-    same dice held out, so the crops stay as the shipped classifier learnt them."""
+    ``INTER_LINEAR``, and a blur before the cut (σ up to 2·(1/scale − 1) pixels) read as
+    many dice right held out, so the crops stay as the shipped classifier learnt them."""
     m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])),
                                 math.degrees(angle + turn), side / (margin * die_side(size, angle)))
     m[:, 2] += (side / 2 - centre[0], side / 2 - centre[1])

@@ -265,7 +265,8 @@ class DiceHub:
         (:class:`WhoseDie`), each with the players it could still go to: they wait for
         :meth:`answer` (or a roll again) for :attr:`keep_unclaimed` seconds."""
         with self._lock:
-            return {ref: tuple(c.wait.player for c in self._fits(ref, result))
+            return {ref: tuple(c.wait.player
+                               for c in self._fits(ref, result, self.assignment.owner(ref)))
                     for ref, result in self._parked.items()}
 
     def answer(self, ref: DieRef, player: str) -> bool:
@@ -407,11 +408,8 @@ class DiceHub:
             return owner == w.player  # a phone entry is whatever its player is asked to roll
         return w.does != "vegas_roll" and owner in self._owners.get(w.player, ())
 
-    def _fits(self, ref: DieRef, result: Result, owner: str | None = None) -> list[_Collect]:
-        """The open rolls a result of die ``ref`` could count for (its owner looked up
-        unless given)."""
-        if owner is None:
-            owner = self.assignment.owner(ref)
+    def _fits(self, ref: DieRef, result: Result, owner: str | None) -> list[_Collect]:
+        """The open rolls a result of die ``ref`` (owned by ``owner``) could count for."""
         return [c for c in self._open.values()
                 if self._eligible(ref, owner, c) and result.began >= c.started - self.early_grace]
 

@@ -7,6 +7,7 @@ import random
 
 from companion.dice.assignment import VEGAS, DieRef
 from companion.dice.reading import DieReading, DieState
+from companion.dice.service import DiceService
 from companion.engine import apply, waiting_for
 from companion.simulate import choose
 
@@ -22,7 +23,7 @@ def red_rollers(state) -> set[str]:
             if p.name in rolling and len(p.vegas_taken) > len(p.locked)}
 
 
-def play_to_red_rollers(server, game_id: str) -> object:
+def play_to_red_rollers(server, game_id: str) -> DiceService:
     """Play ``game_id`` (seated as :data:`SEATS`) on from its start, legal moves submitted as
     the host, until Johnny and Claire must both roll with red dice; the dice service, with
     Johnny's blue dice and one red die paired."""
