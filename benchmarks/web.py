@@ -122,10 +122,11 @@ def create_game(port: int) -> tuple[str, dict[str, dict[str, str]], Setup]:
     assert status == 201, game
     seats = {}
     for name, url in game["seats"].items():
-        token = url.rsplit("/", 1)[1]
-        _, me, _ = call(port, "GET", f"/api/games/{game['game_id']}/me",
-                        headers={"X-Player-Token": token})
-        seats[name] = {"X-Player-Token": token, "X-CSRF-Token": me["csrf"]}
+        code = url.rsplit("/", 1)[1]  # a seat's join code: traded once for the phone's session
+        status, seat, _ = call(port, "POST", f"/api/games/{game['game_id']}/join",
+                               {"code": code})
+        assert status == 200 and seat["player"] == name, seat
+        seats[name] = {"X-Player-Token": seat["token"], "X-CSRF-Token": seat["csrf"]}
     setup = Setup.from_dict({"type": "setup", "players": PLAYERS})
     return game["game_id"], seats, setup
 

@@ -217,7 +217,9 @@ def cmd_games(args: argparse.Namespace) -> int:
     games = service.games(include_archived=args.all)
     for game in games:
         print(_game_line(game))
-    if not games:
+    for game_id, reason in service.damaged.items():
+        print(f"{game_id}  damaged   cannot be loaded, left untouched: {reason}")
+    if not games and not service.damaged:
         print(f"no games in {args.data}", file=sys.stderr)
     return 0
 

@@ -8,6 +8,7 @@ an illegal move, ``rule``; see ``web.app`` for the status codes.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,18 +22,25 @@ from companion.engine import OPTIONS, Action, action_from_dict, action_view
 from companion.engine.errors import MalformedAction
 from companion.table import Ack, Refused, TableService
 from web import render
+from web.body import choice_field, int_field, json_body, str_field
 from web.dice import PairingDesk, owners_of, ref_json
 from web.hub import Hub
-from web.keys import Credential
+from web.keys import Credential, JoinRefused, KeyStore, Role
 from web.security import (
     ANON_COOKIE,
+    HOST_COOKIE_AGE,
+    SEAT_COOKIE_AGE,
     ApiError,
     anon_csrf,
+    at_the_table,
     check_csrf,
     credential,
     host_cookie,
     keys,
+    player_cookie,
     require,
+    require_owner,
+    same_origin,
     set_secret_cookie,
 )
 
@@ -49,22 +57,6 @@ def hub() -> Hub:
     return current_app.extensions["companion"].hub
 
 
-def body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise ApiError(400, "malformed", "send a JSON object with Content-Type: application/json")
-    return data
-
-
-def int_field(data: dict[str, Any], name: str, required: bool = True) -> int | None:
-    value = data.get(name)
-    if value is None and not required:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ApiError(400, "malformed", f"{name} must be a whole number, not {value!r}")
-    return value
-
-
 def action_field(data: dict[str, Any]) -> Action:
     try:
         return action_from_dict(data.get("action"))
@@ -74,17 +66,17 @@ def action_field(data: dict[str, Any]) -> Action:
 
 def idem_key(data: dict[str, Any], cred: Credential) -> str | None:
     """The client's double-tap key, scoped to who sent it (one phone cannot spend another's)."""
-    key = data.get("key")
+    key = str_field(data, "key", required=False, max_length=100)
     if key is None:
         return None
-    if not isinstance(key, str) or not 0 < len(key) <= 100:
+    if not key:
         raise ApiError(400, "malformed", "key must be a short string")
     return f"{cred.actor}:{key}"
 
 
-def join_url(game_id: str, token: str) -> str:
+def join_url(game_id: str, code: str) -> str:
     base = current_app.config.get("PUBLIC_URL") or request.host_url
-    return f"{base.rstrip('/')}/join/{game_id}/{token}"
+    return f"{base.rstrip('/')}/join/{game_id}/{code}"
 
 
 def viewer_for(game_id: str) -> str | None:
@@ -92,7 +84,7 @@ def viewer_for(game_id: str) -> str | None:
     a player's token makes it that player's view, and anything else the table's."""
     if request.args.get("as") == "table":
         return None
-    cred = credential(game_id, "player")
+    cred = credential(game_id, Role.PLAYER)
     if request.args.get("as") == "player" and cred is None:
         raise ApiError(401, "unauthorised", "this needs a player's token (scan your QR code)")
     return cred.name if cred else None
@@ -104,10 +96,8 @@ def acting(game_id: str, *, host: bool = False) -> tuple[dict[str, Any], Credent
     so a refusal does not depend on which one it is: no such game, a body that is not JSON,
     then the credential and its CSRF token."""
     service().game(game_id)
-    data = body()
-    role = "host" if host else data.get("as", "player")
-    if role not in ("player", "host"):
-        raise ApiError(400, "malformed", 'as must be "player" or "host"')
+    data = json_body()
+    role = Role.HOST if host else Role(choice_field(data, "as", ("player", "host"), "player"))
     cred = require(game_id, role)
     check_csrf(cred.token)
     return data, cred
@@ -189,16 +179,17 @@ def list_games():
 @api.post("/games")
 def create_game():
     """Create a game; the reply holds the host key (also set as a cookie) and join links."""
+    require_owner()
     cookie = request.cookies.get(ANON_COOKIE)
     if not cookie:
         raise ApiError(403, "csrf", "no csrf cookie: load the home page (or GET /api/csrf) first")
     check_csrf(cookie)
-    data = body()
+    data = json_body()
     setup = {"type": "setup", **{k: v for k, v in data.items() if k != "type"}}
     if setup.get("board") not in (None, *BOARDS):
         raise ApiError(400, "malformed", f"board must be one of {', '.join(BOARDS)}")
     game = service().create_game(setup, actor="host")
-    host_key, tokens = keys().issue(game.id, [s.name for s in game.setup.seats])
+    host_key, codes = keys().issue(game.id, [s.name for s in game.setup.seats])
     dice = current_app.extensions["companion"].dice
     if dice is not None:
         dice.follow(game.id)  # the table's dice now roll for the new game
@@ -207,12 +198,12 @@ def create_game():
             "game_id": game.id,
             "host_key": host_key,
             "csrf": keys().csrf_for(host_key),
-            "seats": {name: join_url(game.id, tok) for name, tok in tokens.items()},
+            "seats": {name: join_url(game.id, code) for name, code in codes.items()},
             "seq": game.seq,
         }
     )
     response.status_code = 201
-    set_secret_cookie(response, host_cookie(game.id), host_key)
+    set_secret_cookie(response, host_cookie(game.id), host_key, HOST_COOKIE_AGE)
     return response
 
 
@@ -232,8 +223,8 @@ def me(game_id: str):
     """Who this request is for this game, and the CSRF token that goes with it."""
     service().game(game_id)
     out: dict[str, Any] = {"game_id": game_id, "player": None, "host": False}
-    player = credential(game_id, "player")
-    host = credential(game_id, "host")
+    player = credential(game_id, Role.PLAYER)
+    host = credential(game_id, Role.HOST)
     if player:
         out.update(player=player.name, csrf=keys().csrf_for(player.token))
     if host:
@@ -241,22 +232,62 @@ def me(game_id: str):
     return jsonify(out)
 
 
+def seat_list(game_id: str) -> list[dict[str, Any]]:
+    """Each seat as the host sees it: joined or not, and its join link while it has an
+    unclaimed code."""
+    states = keys().seats(game_id)
+    out = []
+    for s in service().game(game_id).setup.seats:
+        state = states.get(s.name, {"joined": False, "code": None})
+        code = state["code"]
+        out.append({
+            "name": s.name,
+            "colour": s.colour,
+            "joined": state["joined"],
+            "join": join_url(game_id, str(code)) if code else None,
+        })
+    return out
+
+
 @api.get("/games/<game_id>/seats")
 def seats(game_id: str):
-    """The host's list of join links (one secret per player), to show as QR codes."""
+    """The host's view of the seats: who has joined, and the join links not yet used."""
     service().game(game_id)
-    require(game_id, "host")
-    tokens = keys().seats(game_id)
-    game = service().game(game_id)
-    return jsonify(
-        {
-            "seats": [
-                {"name": s.name, "colour": s.colour, "join": join_url(game_id, tokens[s.name])}
-                for s in game.setup.seats
-                if s.name in tokens
-            ]
-        }
+    require(game_id, Role.HOST)
+    return jsonify({"seats": seat_list(game_id)})
+
+
+@api.post("/games/<game_id>/seats/code")
+def seat_code(game_id: str):
+    """Host: a new join code for one seat (a lost phone, a player who cleared their
+    cookies). Whoever claims it takes the seat; the phone holding it now is told so."""
+    data, _ = acting(game_id, host=True)
+    name = str_field(data, "player")
+    if name not in {s.name for s in service().game(game_id).setup.seats}:
+        raise ApiError(400, "malformed", f"{name!r} is not a player of game {game_id}")
+    keys().new_code(game_id, name)
+    return jsonify({"seats": seat_list(game_id)})
+
+
+@api.post("/games/<game_id>/join")
+def join(game_id: str):
+    """A phone sits down: trade a seat's join code (from the QR code) for this phone's own
+    session. The code works once; the seat's previous phone, if any, loses it."""
+    service().game(game_id)
+    same_origin()
+    code = str_field(json_body(), "code", max_length=100)
+    try:
+        cred, replaced = keys().claim(game_id, code or "")
+    except JoinRefused as exc:
+        raise ApiError(403, "join_refused", str(exc)) from None
+    text = (f"{cred.name}'s seat moved to another phone." if replaced
+            else f"{cred.name} joined the table.")
+    hub().notice(game_id, text)
+    response = jsonify(
+        {"player": cred.name, "token": cred.token, "csrf": keys().csrf_for(cred.token)}
     )
+    set_secret_cookie(response, player_cookie(game_id), cred.token, SEAT_COOKIE_AGE)
+    return response
 
 
 @api.get("/games/<game_id>/moves")
@@ -264,7 +295,7 @@ def moves(game_id: str):
     """The moves in effect, as the table sees them: what the host picks from to undo or
     correct (hidden dice stay hidden even from the host)."""
     game = service().game(game_id)
-    require(game_id, "host")
+    require(game_id, Role.HOST)
     out = []
     for entry in hub().log(game):
         if entry.kind != "action" or entry.action is None:
@@ -285,6 +316,13 @@ def moves(game_id: str):
 def submit(game_id: str):
     """One action (a roll typed on a phone, a claim, an offer...) as the player or the host."""
     data, cred = acting(game_id)
+    if cred.role is Role.HOST:
+        raise ApiError(
+            403, "forbidden",
+            "the host referees but does not move for a player: whether a move is allowed can "
+            "depend on that player's hidden dice. A player whose phone is lost sits down again "
+            "with a new code from the host page.",
+        )
     expected = int_field(data, "expected_seq")
     action = action_field(data)
     with private_refusals(cred, action.player):
@@ -316,9 +354,7 @@ def undo(game_id: str):
 def correct(game_id: str):
     """The host fixes a recorded move (a misread die), with a reason for the audit trail."""
     data, cred = acting(game_id, host=True)
-    why = data.get("why")
-    if not isinstance(why, str):
-        raise ApiError(400, "malformed", "why must say why the move is corrected")
+    why = str_field(data, "why")
     fixed = action_field(data)
     with private_refusals(cred, fixed.player):
         ack = service().correct(
@@ -326,7 +362,7 @@ def correct(game_id: str):
             actor=cred.actor,
             target=int_field(data, "target"),
             action=fixed,
-            why=why,
+            why=why or "",
             expected_seq=int_field(data, "expected_seq"),
             key=idem_key(data, cred),
         )
@@ -337,26 +373,20 @@ def correct(game_id: str):
 def set_status(game_id: str):
     """The host ends the game (``finished``), reopens it (``active``) or archives it."""
     data, cred = acting(game_id, host=True)
-    status = data.get("status")
-    if status not in ("active", "finished", "archived"):
-        raise ApiError(400, "malformed", 'status must be "active", "finished" or "archived"')
+    status = choice_field(data, "status", ("active", "finished", "archived"), "")
     service().set_status(game_id, status, actor=cred.actor)
     return reply(game_id, None)
 
 
 @api.get("/games/<game_id>/record")
 def record(game_id: str):
-    """The game record (JSON Lines) once the game is over. Before that it would show every
-    hidden die, so it is refused."""
-    game = service().game(game_id)
-    if game.status == "active" and not game.state.is_over:
-        raise ApiError(
-            409,
-            "not_over",
-            "the record shows every die, hidden ones too: it can be exported once the game is "
-            "over (or the host ends it)",
-        )
-    response = Response(service().export(game_id), mimetype="application/x-ndjson")
+    """The game record (JSON Lines), for the host and the players, once the game cannot go
+    on. It shows every hidden die: reading it closes the game for good (the table service
+    logs who read it, and the game can no longer be reopened)."""
+    service().game(game_id)
+    cred = at_the_table(game_id)
+    text = service().disclose(game_id, actor=cred.actor)
+    response = Response(text, mimetype="application/x-ndjson")
     response.headers["Content-Disposition"] = f'attachment; filename="godfather-{game_id}.jsonl"'
     return response
 
@@ -375,12 +405,21 @@ def events(game_id: str):
         except ValueError:
             raise ApiError(400, "malformed", "Last-Event-ID must be a move number") from None
     gone = request.environ.get("waitress.client_disconnected")
-    stream = hub().stream(game_id, viewer, last, gone)
+    still_valid = None
+    cred = credential(game_id, Role.PLAYER) if viewer is not None else None
+    if cred is not None:
+        still_valid = functools.partial(seat_still_held, keys(), game_id, cred.token)
+    stream = hub().stream(game_id, viewer, last, gone, still_valid)
     return Response(
         stream,
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+
+
+def seat_still_held(store: KeyStore, game_id: str, token: str) -> bool:
+    """Whether a seat's session still works (it ends when another phone claims the seat)."""
+    return store.lookup(game_id, token) is not None
 
 
 # --- the table's dice: pairing (host) -----------------------------------------------------------
@@ -402,12 +441,9 @@ def dice_owners(game_id: str) -> list[dict[str, Any]]:
     return owners_of([(s.name, s.colour) for s in game.setup.seats])
 
 
-def host_acting(game_id: str) -> Credential:
-    """The host's key and its CSRF token, for a state-changing host request."""
-    service().game(game_id)
-    cred = require(game_id, "host")
-    check_csrf(cred.token)
-    return cred
+def host_acting(game_id: str) -> tuple[dict[str, Any], Credential]:
+    """The body of a state-changing host request, and the host's key with its CSRF token."""
+    return acting(game_id, host=True)
 
 
 @api.get("/games/<game_id>/dice")
@@ -415,7 +451,7 @@ def dice_status(game_id: str):
     """Host: the table's dice reader, who owns which die, and the pairing in progress (the
     pairing page polls this while dice are being rolled)."""
     service().game(game_id)
-    require(game_id, "host")
+    require(game_id, Role.HOST)
     return jsonify(pairing_desk().status(game_id, dice_owners(game_id)))
 
 
@@ -423,12 +459,9 @@ def dice_status(game_id: str):
 def dice_pair(game_id: str):
     """Host: "roll your five dice now" for one family (by seat colour) or the red dice; the
     dice that roll become theirs, saved for this table when the count is reached."""
-    host_acting(game_id)
-    data = body()
+    data, _ = host_acting(game_id)
     owners = {o["owner"]: o for o in dice_owners(game_id)}
-    owner = data.get("owner")
-    if owner not in owners:
-        raise ApiError(400, "malformed", f"owner must be one of {', '.join(owners)}")
+    owner = choice_field(data, "owner", tuple(owners), "")
     count = int_field(data, "count", required=False) or owners[owner]["count"]
     if not 1 <= count <= 10:
         raise ApiError(400, "malformed", "count must be 1 to 10 dice")
@@ -450,17 +483,16 @@ def dice_pair_save(game_id: str):
 
 def die_named(data: dict[str, Any]) -> DieRef:
     """The die a request names by its ``source`` and ``die`` id."""
-    source, die = data.get("source"), data.get("die")
-    if not isinstance(source, str) or not isinstance(die, str):
-        raise ApiError(400, "malformed", "send the die's source and die id, as listed")
-    return DieRef(source, die)
+    source = str_field(data, "source", max_length=100)
+    die = str_field(data, "die", max_length=100)
+    return DieRef(source or "", die or "")
 
 
 @api.post("/games/<game_id>/dice/blink")
 def dice_blink(game_id: str):
     """Host: flash one die's LEDs, to find it among many. Smart dice only."""
-    host_acting(game_id)
-    ref = die_named(body())
+    data, _ = host_acting(game_id)
+    ref = die_named(data)
     desk = pairing_desk()
     dice = desk.dice(game_id)
     if dice.assignment.owner(ref) is None and ref not in dice.hub.last_readings():
@@ -478,8 +510,8 @@ def dice_whose(game_id: str):
     to; a player can only say it is theirs."""
     data, cred = acting(game_id)
     ref = die_named(data)
-    player = data.get("player", cred.name)
-    if cred.role == "player" and player != cred.name:
+    player = str_field(data, "player", required=False, max_length=100) or cred.name
+    if cred.role is Role.PLAYER and player != cred.name:
         raise ApiError(403, "forbidden", "a player can only say a die is theirs")
     desk = pairing_desk()
     if desk.table_dice.game_id not in (None, game_id):

@@ -11,16 +11,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, jsonify, request
+from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from companion.paths import default_data_dir
 from companion.table import Refused, TableService
 from companion.table.dice_bridge import TableDice
+from web.body import MAX_BODY
 from web.dice import PairingDesk
 from web.hub import Hub
 from web.keys import KeyStore
-from web.security import ApiError
+from web.security import ApiError, allowed_host_names, check_host
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,23 @@ REFUSED_STATUS = {
     "not_found": 404,
     "stale": 409,
     "closed": 409,
+    "not_over": 409,
     "illegal": 422,
+}
+
+# Every page and reply: scripts and styles from this companion only, no framing (a page of
+# another site cannot lay a game under its own buttons), no MIME sniffing, and no Referer
+# (a join link must not travel to another site in a header).
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+        "form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
 }
 
 
@@ -61,10 +78,14 @@ def create_app(config: dict[str, Any] | None = None, service: TableService | Non
     the page was opened on the Pi itself), ``PHONE_DICE`` (offer dice entry on the phones;
     default True: it works beside any reader), ``DICE`` (a dice reader for the game being
     played: ``simulated``, ``phone`` or ``bluetooth``; default none) and ``DICE_ROLL_TIME``
-    (seconds a simulated roll tumbles)."""
+    (seconds a simulated roll tumbles), ``ALLOWED_HOSTS`` (names besides this machine's own
+    that the ``Host`` header may carry) and ``TRUST_LOOPBACK`` (a browser on the companion
+    itself may start games; default True, turn it off behind a reverse proxy)."""
     app = Flask(__name__)
-    app.config.update(DATA_DIR=None, PUBLIC_URL=None, PHONE_DICE=True, JSON_SORT_KEYS=False)
+    app.config.update(DATA_DIR=None, PUBLIC_URL=None, PHONE_DICE=True, JSON_SORT_KEYS=False,
+                      MAX_CONTENT_LENGTH=MAX_BODY, TRUST_LOOPBACK=True)
     app.config.update(config or {})
+    app.config["ALLOWED_HOSTS"] = allowed_host_names(app.config.get("ALLOWED_HOSTS") or ())
     data_dir = Path(app.config["DATA_DIR"] or default_data_dir())
     owns = service is None
     service = service or TableService(data_dir)
@@ -85,8 +106,19 @@ def create_app(config: dict[str, Any] | None = None, service: TableService | Non
 
     app.register_blueprint(api)
     app.register_blueprint(pages)
+    app.before_request(check_host)
+    app.after_request(_security_headers)
     _error_handlers(app)
     return app
+
+
+def _security_headers(response: Response) -> Response:
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    if request.path.startswith(("/api/", "/play/", "/host/", "/join/")):
+        # A player's dice or a host key must not stay in a shared browser's cache.
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _error_json(status: int, code: str, reason: str, rule: str | None = None):

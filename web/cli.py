@@ -78,6 +78,14 @@ def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
         help="read DIY dice on this serial port (auto: the first with a known USB id); "
         "pair them on the host page",
     )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name this companion also answers to (e.g. a DNS name on your network); it "
+        "always answers to its IP addresses, localhost, its hostname and hostname.local",
+    )
     p.add_argument("--threads", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     p.set_defaults(func=run_serve)
@@ -128,7 +136,7 @@ def run_serve(args: argparse.Namespace) -> int:
     urls = addresses(args.host, args.port)
     try:
         app = create_app({"DATA_DIR": str(data), "PUBLIC_URL": urls[0], "DICE": args.dice,
-                          "DICE_ROLL_TIME": args.roll_time})
+                          "DICE_ROLL_TIME": args.roll_time, "ALLOWED_HOSTS": args.allow_host})
         server = make_server(app, args.host, args.port, args.threads or THREADS)
     except StorageError as exc:
         print(f"companion: {exc}", file=sys.stderr)
@@ -146,13 +154,17 @@ def run_serve(args: argparse.Namespace) -> int:
     port = server.effective_port  # type: ignore[attr-defined]
     urls = addresses(args.host, port)
     app.config["PUBLIC_URL"] = urls[0]
+    owner = f"{urls[0]}?key={app.extensions['companion'].keys.owner_key}"
     print("Godfather companion is running. Open this on the table screen or any phone:")
     for url in urls:
         print(f"  {url}")
+    print(f"\nTo start games from your phone, open the owner's link (keep it to yourself):\n"
+          f"  {owner}")
     if not args.no_qr:
         print()
-        segno.make(urls[0], error="m").terminal(compact=True)
-        print(f"\nScan to open {urls[0]} (phones must be on the same Wi-Fi).")
+        segno.make(owner, error="m").terminal(compact=True)
+        print(f"\nScan to open {urls[0]} as the table's owner (phones must be on the same "
+              "Wi-Fi).")
     print(f"Dice: {DICE_TEXT[args.dice]}")
     print(f"Games are saved in {data}. Stop with Ctrl-C.", flush=True)
 

@@ -19,6 +19,7 @@ import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from companion.dice.hub import DiceEvent
@@ -33,6 +34,8 @@ KEEPALIVE = 10.0  # seconds between comments on a quiet stream (the spec suggest
 BUFFER = 512  # events kept per game for streams that fall behind
 RETRY_MS = 1500  # how soon EventSource reconnects after a drop
 POLL = 1.0  # seconds between checks that the client is still there
+REVOKED_TEXT = ("This seat was opened on another phone, so this one shows it no more. "
+                "If that was not you, tell the host.")
 
 
 def sse(event: str | None, data: Any, event_id: int | None = None) -> str:
@@ -45,6 +48,14 @@ def sse(event: str | None, data: Any, event_id: int | None = None) -> str:
     return head + "data: " + json.dumps(data, separators=(",", ":")) + "\n\n"
 
 
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something every screen of a game is told once, not part of the game ("Maria joined
+    the table", "Maria's seat moved to another phone"): public words only."""
+
+    text: str
+
+
 class GameFeed:
     """One game's recent events, and the streams waiting for the next one."""
 
@@ -53,9 +64,10 @@ class GameFeed:
         self.cond = threading.Condition()
         self.events: deque[Event] = deque(maxlen=BUFFER)
         self.closed = False
-        # Dice events (RollWanted, DieCounted...) numbered apart from the game's seq: they are
-        # not durable, carry no SSE id, and each stream filters them for its own viewer.
-        self.dice: deque[tuple[int, DiceEvent]] = deque(maxlen=BUFFER)
+        # Dice events (RollWanted, DieCounted...) and table notices ("Maria joined") numbered
+        # apart from the game's seq: they are not durable and carry no SSE id; each stream
+        # filters dice events for its own viewer, and notices are for everyone.
+        self.dice: deque[tuple[int, DiceEvent | Notice]] = deque(maxlen=BUFFER)
         self.dice_n = 0
         self._rendered: OrderedDict[tuple[int, str | None], str] = OrderedDict()
         self._render_lock = threading.Lock()
@@ -68,14 +80,14 @@ class GameFeed:
             self.events.append(event)
             self.cond.notify_all()
 
-    def add_dice(self, event: DiceEvent) -> None:
+    def add_dice(self, event: DiceEvent | Notice) -> None:
         # From the dice thread, maybe inside the table service's lock: only append and wake.
         with self.cond:
             self.dice_n += 1
             self.dice.append((self.dice_n, event))
             self.cond.notify_all()
 
-    def dice_after(self, n: int) -> tuple[list[DiceEvent], int]:
+    def dice_after(self, n: int) -> tuple[list[DiceEvent | Notice], int]:
         """Dice events after number ``n`` (a slow stream loses the oldest: they are live
         prompts, and the next one or a reconnect's progress says where the roll stands)."""
         with self.cond:
@@ -159,6 +171,10 @@ class Hub:
         if feed is not None:
             feed.add_dice(event)
 
+    def notice(self, game_id: str, text: str) -> None:
+        """Tell every open screen of ``game_id`` something public (a ``notice`` message)."""
+        self.feed(game_id).add_dice(Notice(text))
+
     def _dice_progress(self, game_id: str, viewer: str | None) -> str | None:
         dice = self.dice
         if viewer is None or dice is None or dice.game_id != game_id or dice.bridge is None:
@@ -204,12 +220,16 @@ class Hub:
         viewer: str | None,
         last_event_id: int | None,
         gone: Callable[[], bool] | None = None,
+        still_valid: Callable[[], bool] | None = None,
     ) -> Iterator[str]:
         """The text of one SSE stream, until the client goes away or the server stops.
 
         ``gone`` (waitress's ``client_disconnected``) is polled every second: a phone that
         locks its screen drops its connection, and its worker thread must come back at once
-        rather than after the next keep-alive write fails."""
+        rather than after the next keep-alive write fails. ``still_valid`` is polled as
+        often: a player's stream ends with a ``revoked`` message as soon as their seat's
+        session ends (the seat was claimed on another phone), so the old phone stops
+        showing that player's dice at once."""
         feed = self.feed(game_id)  # subscribe before reading the game: nothing falls between
         dice_cursor = feed.dice_n
         yield f"retry: {RETRY_MS}\n: keepalive\n\n"
@@ -228,8 +248,15 @@ class Hub:
                     feed.cond.wait(min(POLL, max(0.0, last_sent + KEEPALIVE - time.monotonic())))
             if self.closed or (gone is not None and gone()):
                 return
+            if still_valid is not None and not still_valid():
+                yield sse("revoked", {"text": REVOKED_TEXT})
+                return
             notes, dice_cursor = feed.dice_after(dice_cursor)
             for note in notes:
+                if isinstance(note, Notice):
+                    last_sent = time.monotonic()
+                    yield sse("notice", {"text": note.text})
+                    continue
                 msg = dice_message(note, viewer)  # the one privacy filter for dice events
                 if msg is not None:
                     last_sent = time.monotonic()

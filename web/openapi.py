@@ -8,9 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.engine.seats import COLOURS, MAX_NAME
+
 _STRING = {"type": "string"}
 _INTEGER = {"type": "integer"}
 _OBJECT = {"type": "object"}
+_NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME,
+         "description": "printable text: no control or invisible formatting characters"}
+_COLOUR = {"enum": list(COLOURS)}
 _ERROR = {"$ref": "#/components/responses/Error"}
 _GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": _STRING}
 # A move can be refused for every reason a game-changing request can: malformed, no or wrong
@@ -116,10 +121,12 @@ def spec() -> dict[str, Any]:
             "/api/games": {
                 "get": _op("Saved games", errors=()),
                 "post": _op(
-                    "Create a game; returns the host key (also set as a cookie) and join links",
+                    "Owner (X-Table-Key, the owner cookie, or the companion's own screen): "
+                    "create a game; returns the host key (also set as a cookie) and one "
+                    "single-use join link per seat",
                     ok="201",
                     csrf=True,
-                    errors=("400", "403", "422"),
+                    errors=("400", "403", "413", "422"),
                     body=_object(
                         {
                             "players": {
@@ -128,8 +135,8 @@ def spec() -> dict[str, Any]:
                                 "maxItems": 6,
                                 "items": {
                                     "oneOf": [
-                                        _STRING,
-                                        _object({"name": _STRING, "colour": _STRING}),
+                                        _NAME,
+                                        _object({"name": _NAME, "colour": _COLOUR}, "name"),
                                     ]
                                 },
                             },
@@ -164,7 +171,31 @@ def spec() -> dict[str, Any]:
                 "get": _op("Who the caller is in this game, with CSRF tokens", params=game)
             },
             "/api/games/{game_id}/seats": {
-                "get": _op("Host: join links per player", params=game, errors=("401", "404"))
+                "get": _op(
+                    "Host: each seat, whether a phone has joined it, and its join link while "
+                    "its code is unclaimed",
+                    params=game,
+                    errors=("401", "404"),
+                )
+            },
+            "/api/games/{game_id}/seats/code": {
+                "post": _game_post(
+                    "Host: a new single-use join code for one seat (a lost phone); the phone "
+                    "that claims it takes the seat over. Returns the seats as GET .../seats",
+                    errors=("400", "401", "403", "404"),
+                    body=_object({"player": _STRING}, "player"),
+                )
+            },
+            "/api/games/{game_id}/join": {
+                "post": _op(
+                    "A phone sits down: trade a seat's join code (it works once) for this "
+                    "phone's session token (also set as the player cookie) and its CSRF token; "
+                    "the seat's previous phone loses it",
+                    params=game,
+                    errors=("400", "403", "404"),
+                    body=_object({"code": _STRING}, "code"),
+                    response=_object({"player": _STRING, "token": _STRING, "csrf": _STRING}),
+                )
             },
             "/api/games/{game_id}/moves": {
                 "get": _op(
@@ -175,7 +206,8 @@ def spec() -> dict[str, Any]:
             },
             "/api/games/{game_id}/actions": {
                 "post": _game_post(
-                    "Submit an action (docs/game-record.md) as the player, or as the host",
+                    "Submit an action (docs/game-record.md) as the player (the host referees "
+                    "but does not move for players: 403)",
                     response=_PICTURE,
                     errors=_MOVE_ERRORS,
                     body=_object(
@@ -228,11 +260,12 @@ def spec() -> dict[str, Any]:
             },
             "/api/games/{game_id}/record": {
                 "get": _op(
-                    "The game record (JSON Lines), once the game is over",
+                    "Host or a seat: the game record (JSON Lines, every die), once the game "
+                    "is over or ended; reading it closes the game for good",
                     params=game,
                     content="application/x-ndjson",
                     response=_STRING,
-                    errors=("404", "409"),
+                    errors=("401", "404", "409"),
                 )
             },
             "/api/games/{game_id}/dice": {
@@ -284,13 +317,15 @@ def spec() -> dict[str, Any]:
             "/api/games/{game_id}/events": {
                 "get": _op(
                     "Server-Sent Events: 'view' (full picture, id = seq) on every (re)connect, "
-                    "then 'update' per event (id = seq); ': keepalive' comments at once and "
-                    "every 10 s. Send Last-Event-ID (EventSource does) to have missed lines "
-                    "marked. With a dice reader, 'dice' messages (no id): the roller's own "
+                    "then 'update' per event (id = seq); ': keepalive' comments at once and every"
+                    " 10 s. 'notice' {text} for every screen (a player joined); on a player's "
+                    "stream, 'revoked' {text} when the seat was claimed on another phone (the "
+                    "stream then ends). Send Last-Event-ID (EventSource does) to have missed "
+                    "lines marked. With a dice reader, 'dice' messages (no id): the roller's own "
                     "stream gets roll_wanted/progress/counted (count and faces) and problem; "
-                    "other streams at most 'rolling' (who, not how many). A red die two "
-                    "players could have rolled: whose_die (the die and its candidates, no "
-                    "face) to the table and to those players.",
+                    "other streams at most 'rolling' (who, not how many). A red die two players "
+                    "could have rolled: whose_die (the die and its candidates, no face) to the "
+                    "table and to those players.",
                     params=[
                         *game,
                         as_param,

@@ -8,6 +8,7 @@ No game data is baked into the HTML, so the pages carry exactly what the API wou
 from __future__ import annotations
 
 import functools
+import io
 from collections.abc import Callable
 
 import segno
@@ -23,13 +24,20 @@ from flask import (
     url_for,
 )
 
+from companion.engine.seats import COLOURS
 from companion.table import Refused, TableService
 from web.dice import PRIVACY_WARNING
+from web.keys import Role
 from web.openapi import spec
 from web.security import (
+    HOST_COOKIE_AGE,
+    OWNER_COOKIE,
+    OWNER_COOKIE_AGE,
+    SEAT_COOKIE_AGE,
     anon_csrf,
     credential,
     host_cookie,
+    is_owner,
     keys,
     player_cookie,
     set_secret_cookie,
@@ -72,27 +80,33 @@ def not_host() -> Response:
     return message("Host only", "This page needs the host key of this game.", 401)
 
 
-def remember_key(game_id: str, key: str, role: str, page: str, wrong: tuple[str, str]) -> Response:
-    """Open a secret link: keep its key in a cookie and send the browser on to ``page`` without
-    it, so the secret does not stay in the address bar or the browser's history. A key that is
-    not this game's ``role`` key gets the ``wrong`` (title, text) page."""
+def remember_host_key(game_id: str, key: str) -> Response:
+    """Open the host's secret link: keep its key in a cookie and send the browser on to the
+    host page without it, so the secret does not stay in the address bar or the history."""
     cred = keys().lookup(game_id, key)
-    if cred is None or cred.role != role:
-        return message(*wrong, 403)
-    response = redirect(url_for(page, game_id=game_id))
-    cookie = host_cookie(game_id) if role == "host" else player_cookie(game_id)
-    set_secret_cookie(response, cookie, key)
+    if cred is None or cred.role is not Role.HOST:
+        return message("Wrong key", "That is not this game's host key.", 403)
+    response = redirect(url_for("pages.host", game_id=game_id))
+    set_secret_cookie(response, host_cookie(game_id), key, HOST_COOKIE_AGE)
     return response
 
 
 @pages.get("/")
 def home():
+    key = request.args.get("key")
+    if key is not None:  # the owner's link that companion serve printed
+        if not keys().is_owner(key):
+            return message("Wrong key", "That is not this companion's owner key.", 403)
+        response = redirect(url_for("pages.home"))
+        set_secret_cookie(response, OWNER_COOKIE, key, OWNER_COOKIE_AGE)
+        return response
     games = service().games()
     base = current_app.config.get("PUBLIC_URL") or request.host_url
     response = make_response()
     csrf = anon_csrf(response)
     response.set_data(
-        render_template("home.html", games=games, csrf=csrf, qr=qr_svg(base), address=base)
+        render_template("home.html", games=games, csrf=csrf, qr=qr_svg(base), address=base,
+                        owner=is_owner(), colours=COLOURS)
     )
     return response
 
@@ -114,30 +128,37 @@ def end(game_id: str):
     return render_template("end.html", game_id=game_id)
 
 
-@pages.get("/join/<game_id>/<token>")
+@pages.get("/join/<game_id>/<code>")
 @game_page
-def join(game_id: str, token: str):
-    """What a player's QR code opens: remember the token in a cookie, then go to the phone
-    page."""
-    wrong = ("Not a seat", "This join code is not for this game. Ask the host.")
-    return remember_key(game_id, token, "player", "pages.play", wrong)
+def join(game_id: str, code: str):
+    """What a player's QR code opens: a page that sits this phone down (its script trades
+    the code for the phone's own session, then opens the phone page). Opening the link
+    changes nothing by itself, so a link preview or a prefetch cannot use up the code."""
+    return render_template("join.html", game_id=game_id, code=code)
 
 
 @pages.get("/play/<game_id>")
 @game_page
 def play(game_id: str):
-    cred = credential(game_id, "player")
+    cred = credential(game_id, Role.PLAYER)
     if cred is None:
         return message(
-            "Scan your seat", "Scan the QR code with your name on the host's screen to play.", 401
+            "Scan your seat",
+            "This phone holds no seat of this game: scan the QR code with your name on the "
+            "host's screen. If you played here before, your seat was opened on another phone "
+            "or your sign-in ran out: ask the host for a new code.",
+            401,
         )
-    return render_template(
+    response = make_response(render_template(
         "play.html",
         game_id=game_id,
         player=cred.name,
         csrf=keys().csrf_for(cred.token),
         phone_dice=current_app.config["PHONE_DICE"],
-    )
+    ))
+    # Renewed on every visit: a phone at the table stays in, a forgotten one drops out.
+    set_secret_cookie(response, player_cookie(game_id), cred.token, SEAT_COOKIE_AGE)
+    return response
 
 
 @pages.get("/host/<game_id>")
@@ -145,32 +166,36 @@ def play(game_id: str):
 def host(game_id: str):
     key = request.args.get("key")
     if key:  # the host opened the link with the key
-        wrong = ("Wrong key", "That is not this game's host key.")
-        return remember_key(game_id, key, "host", "pages.host", wrong)
-    cred = credential(game_id, "host")
+        return remember_host_key(game_id, key)
+    cred = credential(game_id, Role.HOST)
     if cred is None:
         return not_host()
     base = (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
-    game = service().game(game_id)
-    tokens = keys().seats(game_id)
-    seats = [
-        {
-            "name": s.name,
-            "colour": s.colour,
-            "url": f"{base}/join/{game_id}/{tokens[s.name]}",
-            "qr": qr_svg(f"{base}/join/{game_id}/{tokens[s.name]}", 3),
-        }
-        for s in game.setup.seats
-        if s.name in tokens
-    ]
     return render_template(
         "host.html",
         game_id=game_id,
         csrf=keys().csrf_for(cred.token),
-        seats=seats,
         table_url=f"{base}/table/{game_id}",
         table_qr=qr_svg(f"{base}/table/{game_id}", 3),
     )
+
+
+@pages.get("/host/<game_id>/seats/qr")
+@game_page
+def seat_qr(game_id: str):
+    """The QR code of one seat's unclaimed join link, as an SVG image (the host page shows
+    one at a time)."""
+    if credential(game_id, Role.HOST) is None:
+        return not_host()
+    name = request.args.get("player", "")
+    code = keys().seats(game_id).get(name, {}).get("code")
+    if not code:
+        return message("No code", f"{name!r} has no join code waiting.", 404)
+    base = (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
+    out = io.BytesIO()
+    segno.make(f"{base}/join/{game_id}/{code}", error="m").save(
+        out, kind="svg", scale=6, border=2, dark="#111", light="#fff")
+    return Response(out.getvalue(), mimetype="image/svg+xml")
 
 
 FAVICON = (
@@ -190,7 +215,7 @@ def favicon():
 def pairing(game_id: str):
     """The host's pairing page: which die is whose, "roll your five dice now", blink, and the
     Pixels privacy warning (before anyone trusts a hidden roll to a broadcasting die)."""
-    cred = credential(game_id, "host")
+    cred = credential(game_id, Role.HOST)
     if cred is None:
         return not_host()
     desk = current_app.extensions["companion"].pairing

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from companion.engine.errors import MalformedAction
 from companion.engine.rules import HouseRules
+from companion.engine.seats import MAX_SEATS, SeatError, check_distinct, clean_colour, clean_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,26 +230,22 @@ class Setup:
         players = data.get("players")
         if not isinstance(players, list):
             raise MalformedAction("setup needs players: a list of names, clockwise")
+        if len(players) > MAX_SEATS:
+            raise MalformedAction(f"at most {MAX_SEATS} players sit at a table")
         seats = []
-        for p in players:
-            if isinstance(p, str):
-                seats.append(Seat(p.strip()))
-            elif (
-                isinstance(p, dict)
-                and isinstance(p.get("name"), str)
-                and set(p) <= {"name", "colour"}
-            ):
-                colour = p.get("colour")
-                if colour is not None and not isinstance(colour, str):
-                    raise MalformedAction(f"player {p['name']}: colour must be a string")
-                seats.append(Seat(p["name"].strip(), colour))
-            else:
-                raise MalformedAction(f"a player is a name or {{name, colour}}, not {p!r}")
-        names = [s.name for s in seats]
-        if any(not n for n in names):
-            raise MalformedAction("every player needs a non-empty name")
-        if len(set(n.casefold() for n in names)) != len(names):
-            raise MalformedAction(f"player names must differ: {names}")
+        try:
+            for p in players:
+                if isinstance(p, dict) and set(p) <= {"name", "colour"}:
+                    seats.append(Seat(clean_name(p.get("name")), clean_colour(p.get("colour"))))
+                elif isinstance(p, str):
+                    seats.append(Seat(clean_name(p)))
+                else:
+                    raise MalformedAction(
+                        f"a player is a name or {{name, colour}}, not {type(p).__name__}"
+                    )
+            check_distinct([s.name for s in seats], [s.colour for s in seats])
+        except SeatError as exc:
+            raise MalformedAction(str(exc)) from None
         board = data.get("board")
         if board is not None and not isinstance(board, str):
             raise MalformedAction('board must be a board id such as "3-4"')

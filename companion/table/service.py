@@ -38,9 +38,11 @@ from companion.engine import (
 )
 from companion.engine.narrate import narrate
 from companion.engine.record import Record, RecordError, dump_record, parse_record, replay
+from companion.engine.seats import SeatError, clean_line
 from companion.table.storage import Storage, StoredEvent
 
 log = logging.getLogger(__name__)
+MAX_REASON = 200  # characters: a correction's reason is one line of the exported record
 DICE_ACTIONS = (Roll, VegasRoll, GodfatherRoll)
 # A player may take back their own last move only where it revealed nothing and rolled no die
 # (the BGA undo policy): a roll, an offer's answer or a shown favor cannot be taken back.
@@ -60,7 +62,8 @@ PLAYER_UNDOABLE = {
 class Refused(Exception):
     """A submission the service will not take. ``code`` says what kind of mistake it is:
     ``malformed``, ``illegal`` (a rule; ``rule`` names it), ``stale``, ``forbidden``,
-    ``not_found``, ``closed`` (the game is finished or archived)."""
+    ``not_found``, ``closed`` (the game is finished or archived, or its record was shown),
+    ``not_over`` (the record of a game that can still go on)."""
 
     def __init__(self, code: str, reason: str, rule: str | None = None) -> None:
         self.code = code
@@ -75,7 +78,7 @@ class Event:
 
     game_id: str
     seq: int
-    kind: str  # action | undo | correction | status
+    kind: str  # action | undo | correction | status | disclosed
     actor: str
     payload: dict[str, Any]
     before: State
@@ -96,10 +99,15 @@ class Event:
             out["action"] = action_view(self.before, self.action, viewer)
             out["log"] = narrate(self.before, self.action, self.state, viewer)
         elif self.kind == "correction":
-            out["correction"] = {"target": self.payload["target"], "why": self.payload["why"]}
-            out["log"] = [
-                f"The host corrected move {self.payload['target']}: {self.payload['why']}."
-            ]
+            # The host's reason may name a hidden die: the move's own player reads it, no one
+            # else does.
+            mine = viewer is not None and viewer == self.payload["was"].get("player")
+            out["correction"] = {"target": self.payload["target"]}
+            line = f"The host corrected move {self.payload['target']}"
+            if mine:
+                out["correction"]["why"] = self.payload["why"]
+                line += f": {self.payload['why']}"
+            out["log"] = [line + "."]
         elif self.kind == "undo":
             out["undo"] = {"undone": self.payload["undone"]}
             out["log"] = [
@@ -139,6 +147,23 @@ class Game:
 
     def record(self) -> str:
         return dump_record(self.setup, [a for _, a in self.effective])
+
+    @property
+    def disclosed(self) -> StoredEvent | None:
+        """The event that showed this game's whole record (every hidden die) to someone, if
+        any: from then on the game cannot go on."""
+        return next((e for e in self.events if e.kind == "disclosed"), None)
+
+    @property
+    def can_go_on(self) -> bool:
+        """Whether moves may still be made (or taken back into play): an active game whose
+        rules have not ended it."""
+        return self.status == "active" and not self.state.is_over
+
+
+def _who(actor: str) -> str:
+    """An actor as a sentence names it: ``player:Maria`` is Maria."""
+    return "the host" if actor == "host" else actor.split(":", 1)[-1]
 
 
 def _now() -> str:
@@ -184,8 +209,17 @@ class TableService:
         self._lock = threading.RLock()
         self._games: dict[str, Game] = {}
         self._subscribers: list[tuple[str | None, Callable[[Event], None]]] = []
+        self.damaged: dict[str, str] = {}  # game id -> why it cannot be loaded
         for game_id, created_at, status in self.storage.games():
-            self._games[game_id] = self._load(game_id, created_at, status)
+            try:
+                self._games[game_id] = self._load(game_id, created_at, status)
+            except (Refused, MalformedAction, RuleViolation, KeyError, ValueError) as exc:
+                # One game an older companion let in (or a hand-edited file) must not take
+                # every other game down with it: it is left on disk untouched and reported.
+                reason = exc.reason if isinstance(exc, Refused) else str(exc)
+                self.damaged[game_id] = reason
+                log.warning("game %s cannot be loaded and is left untouched: %s",
+                            game_id, reason)
 
     def _board(self, setup: Setup):
         try:
@@ -329,6 +363,7 @@ class TableService:
                 return Ack(game.keys[key], game.state, duplicate=True)
             if not (actor == "host" and game.status == "finished"):
                 self._open(game)  # the host may take back the move that ended a game
+            self._not_disclosed(game)
             self._fresh(game, expected_seq)
             if not game.effective:
                 raise Refused("illegal", "there is nothing to undo")
@@ -391,9 +426,12 @@ class TableService:
                 return Ack(game.keys[key], game.state, duplicate=True)
             if actor != "host":
                 raise Refused("forbidden", "only the host corrects the record")
-            if not why.strip():
-                raise Refused("malformed", "say why: corrections are audited")
+            try:
+                why = clean_line(why, "the reason for a correction", MAX_REASON)
+            except SeatError as exc:
+                raise Refused("malformed", f"say why, on one line: {exc}") from None
             self._fresh(game, expected_seq)
+            self._not_disclosed(game)
             try:
                 fixed = action if isinstance(action, Action) else action_from_dict(action)
             except MalformedAction as exc:
@@ -413,7 +451,7 @@ class TableService:
                 "target": target,
                 "action": fixed.to_dict(),
                 "was": original.to_dict(),
-                "why": why.strip(),
+                "why": why,
             }
             status = (
                 "finished" if state.is_over else ("active" if game.status == "finished" else None)
@@ -426,6 +464,8 @@ class TableService:
             raise Refused("malformed", f"unknown status {status!r}")
         with self._lock:
             game = self.game(game_id)
+            if status == "active":
+                self._not_disclosed(game)
             if game.status != status:
                 self._commit(
                     game,
@@ -442,6 +482,18 @@ class TableService:
     def _open(self, game: Game) -> None:
         if game.status != "active":
             raise Refused("closed", f"game {game.id} is {game.status}")
+
+    def _not_disclosed(self, game: Game) -> None:
+        """A game whose record was shown cannot be played on: whoever read it knows every
+        hidden die (the host too), so reopening it, or taking a move back into play, would
+        let them play on with that knowledge."""
+        shown = game.disclosed
+        if shown is not None:
+            raise Refused(
+                "closed",
+                f"the record of game {game.id}, with every hidden die, was shown to "
+                f"{_who(shown.actor)} (move {shown.seq}): the game cannot go on",
+            )
 
     def _fresh(self, game: Game, expected_seq: int) -> None:
         if expected_seq != game.seq:
@@ -500,6 +552,25 @@ class TableService:
                     f"# {e.actor} corrected move {e.payload['target']}: {e.payload['why']}"
                 )
         return "\n".join(notes) + "\n" + game.record()
+
+    def disclose(self, game_id: str, *, actor: str) -> str:
+        """The record of a game that cannot go on, for someone who was at the table.
+
+        The record shows every die, hidden ones too, so it is refused while the game can go
+        on; once it is shown, a ``disclosed`` event says to whom, and the game can no longer
+        be reopened (``_not_disclosed``). Showing it again adds nothing to the log."""
+        with self._lock:
+            game = self.game(game_id)
+            if game.can_go_on:
+                raise Refused(
+                    "not_over",
+                    "the record shows every die, hidden ones too: it can be read once the "
+                    "game is over (or the host ends it)",
+                )
+            if game.disclosed is None:
+                self._commit(game, "disclosed", actor, {}, None, game.state, game.effective,
+                             None)
+            return self.export(game_id)
 
     def import_record(self, text: str, actor: str = "host") -> Game:
         """A new game from a record; every line is checked by the engine first."""

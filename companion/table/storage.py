@@ -9,6 +9,7 @@ or damaged file is refused with a clear error and left exactly as it was.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ CREATE TABLE games (
 CREATE TABLE events (
     game_id TEXT NOT NULL REFERENCES games(id),
     seq INTEGER NOT NULL,                      -- 0 is the setup, then 1, 2, 3 ...
-    kind TEXT NOT NULL,                        -- setup | action | undo | correction | status
+    kind TEXT NOT NULL,                        -- setup action undo correction status disclosed
     actor TEXT NOT NULL,                       -- who submitted it: player:NAME, host, dice:SOURCE
     payload TEXT NOT NULL,                     -- JSON
     idem_key TEXT,                             -- a client's key: a double tap is applied once
@@ -44,6 +45,17 @@ _KEEP = (
     "It was left untouched. Move it away (or start with --data pointing at another folder) "
     "to begin a new database; keep it if it holds games you want back."
 )
+
+
+def private(path: Path) -> None:
+    """Make ``path`` (created empty if missing) readable by this user alone: the log holds
+    every hidden die. SQLite gives its -wal and -shm files the same mode as the database."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        if os.fstat(fd).st_mode & 0o077:
+            os.fchmod(fd, 0o600)
+    finally:
+        os.close(fd)
 
 
 class StorageError(RuntimeError):
@@ -70,7 +82,8 @@ class Storage:
         self.path = self.data_dir / FILENAME
         self._lock = threading.Lock()
         try:
-            self.data_dir.mkdir(parents=True, exist_ok=True)
+            self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            private(self.path)
         except OSError as exc:
             raise StorageError(
                 f"cannot use the data folder {self.data_dir}: {exc.strerror}"

@@ -130,18 +130,24 @@ def test_a_whole_game_through_the_pages_shows_each_phone_only_its_own_dice(
         t.host.click("button[type=submit]")
         t.host.wait_for_url("**/host/*")
         game_id = t.host.url.rsplit("/", 1)[1]
-        links = dict(zip(
-            t.host.eval_on_selector_all("figure[data-seat]", "els => els.map(e => e.dataset.seat)"),
-            t.host.eval_on_selector_all("a.join-link", "els => els.map(e => e.href)"),
-            strict=True,
-        ))
+        t.host.wait_for_selector("#seats li[data-seat]")
+        names = t.host.eval_on_selector_all("#seats li[data-seat]",
+                                            "els => els.map(e => e.dataset.seat)")
+        assert names == ["Maria", "Johnny", "Claire", "Vincent"]
         t.phones = {}
-        for name, link in links.items():
+        for name in names:
+            # One code on screen at a time; each phone scans its own, and the host page
+            # shows the seat as joined.
+            t.host.click(f'#seats li[data-seat="{name}"] >> text=Show code')
+            link = t.host.get_attribute("#seat-qr a.join-link", "href")
+            assert t.host.locator("#seat-qr img").count() == 1
             phone = t.page(**PHONE)
             phone.goto(link)
             phone.wait_for_url(f"**/play/{game_id}")
             assert link.rsplit("/", 1)[1] not in phone.url  # the secret left the address bar
+            t.host.wait_for_selector(f'#seats li[data-seat="{name}"][data-joined="1"]')
             t.phones[name] = phone
+        assert t.host.locator("#seat-qr img").count() == 0  # no code left to show
         t.table = t.page(viewport={"width": 1280, "height": 900})
         t.table.goto(f"{server.url}/table/{game_id}")
         t.wait_all(0)
@@ -243,8 +249,12 @@ def test_a_whole_game_through_the_pages_shows_each_phone_only_its_own_dice(
         t.shot(end, "end.png")
         t.host.wait_for_selector("#export:not([hidden])")
         t.shot(t.host, "host.png")
-        record = server.client().get(f"/api/games/{game_id}/record")
-        assert record.status == 200 and record.text.count("\n") > moves - 5
+        # The record is for people at the table: the host's browser gets it, the table
+        # screen's (no key, no seat) does not.
+        href = t.host.get_attribute("#export a[href$='/record']", "href")
+        assert t.table.request.get(server.url + href).status == 401
+        record = t.host.request.get(server.url + href)
+        assert record.status == 200 and record.text().count("\n") > moves - 5
         # Every event each phone received is that phone's own view.
         events = {e.seq: e for e in server.events if e.game_id == game_id}
         for name, page in [*t.phones.items(), (None, t.table)]:
@@ -341,7 +351,8 @@ def test_whose_red_die_is_answered_on_a_phone_and_the_host_page(server_factory, 
     try:
         host = page(f"/host/{game.id}", viewport={"width": 1100, "height": 900},
                     extra_http_headers={"X-Host-Key": game.host_key})
-        phones = {name: page(game.seats[name].join.removeprefix(server.url), **PHONE)
+        phones = {name: page(f"/play/{game.id}", **PHONE,
+                             extra_http_headers={"X-Player-Token": game.seats[name].token})
                   for name in ("Johnny", "Claire")}
         johnny_rolls_with_a_red_die(dice)
 

@@ -281,6 +281,7 @@ class Live {
 
   connect() {
     if (this.es) this.es.close();
+    if (this.revoked) return;
     const es = new EventSource(this.path);
     this.es = es;
     es.addEventListener("open", () => this.status(true));
@@ -296,6 +297,20 @@ class Live {
       this.show(data);
     });
     es.addEventListener("dice", (e) => { if (this.onDice) this.onDice(JSON.parse(e.data)); });
+    es.addEventListener("notice", (e) => {
+      const data = JSON.parse(e.data);
+      toast(data.text, true);
+      if (this.onNotice) this.onNotice(data);
+    });
+    // This phone's seat was claimed on another phone: stop, and say so instead of the game.
+    es.addEventListener("revoked", (e) => {
+      this.revoked = true;
+      es.close();
+      this.status(false);
+      const main = document.querySelector("main");
+      if (main) main.replaceChildren(h("section", { class: "card" },
+        h("p", { class: "turn", text: JSON.parse(e.data).text })));
+    });
     es.addEventListener("update", (e) => {
       const data = JSON.parse(e.data);
       if (data.lines && data.lines.length) this.log.push({ seq: data.seq, lines: data.lines });
@@ -671,6 +686,37 @@ function hostPage() {
     const action = type === "godfather_roll" ? { type, player, face: faces[0] } : { type, player, faces };
     send("corrections", { target: Number(opt.value), action, why });
   });
+  // Seats: who has joined; one join code on screen at a time (a code is its player's secret).
+  let shown = null;
+  async function loadSeats() {
+    const res = await api("GET", `/api/games/${id}/seats`);
+    if (res.ok) showSeats(res.data.seats);
+  }
+  function showSeats(seats) {
+    const waiting = seats.filter((st) => st.join);
+    if (!waiting.some((st) => st.name === shown)) shown = null;
+    fill("seats", h("ul", { class: "seat-list" }, seats.map((st) => h("li", { dataset: { seat: st.name, joined: st.joined ? "1" : "0" } },
+      h("span", { class: "swatch", style: `background:${PALETTE[st.colour] || "#888"}` }),
+      h("b", { text: st.name }), " ",
+      h("span", { class: st.joined ? "chip live" : "chip", text: st.joined ? "joined" : "not joined" }), " ",
+      st.join ? h("button", { class: st.name === shown ? "choice small" : "small", onclick: () => { shown = st.name; showSeats(seats); } }, "Show code") : null,
+      h("button", { class: "small", onclick: async () => {
+        const warn = st.joined ? ` The phone holding ${st.name}'s seat now loses it when the new code is scanned.` : "";
+        if (!window.confirm(`Give ${st.name} a new code?${warn}`)) return;
+        const r = await api("POST", `/api/games/${id}/seats/code`, { player: st.name }, csrf);
+        if (!r.ok) { toast(refusal(r.data)); return; }
+        shown = st.name;
+        showSeats(r.data.seats);
+      } }, "New code")))));
+    const st = waiting.find((x) => x.name === shown);
+    fill("seat-qr", st ? h("figure", { class: "seat-code" },
+      h("figcaption", { text: `${st.name}: scan with your phone` }),
+      h("img", { src: `/host/${id}/seats/qr?player=${encodeURIComponent(st.name)}&v=${encodeURIComponent(st.join.slice(-8))}`, alt: `join code for ${st.name}` }),
+      h("a", { class: "small join-link", href: st.join, text: "link" }),
+      h("button", { class: "small", onclick: () => { shown = null; showSeats(seats); } }, "Hide")) : null);
+  }
+  loadSeats();
+
   document.getElementById("end-game").addEventListener("click", () => send("status", { status: "finished" }, "End the game now and score it as it stands?"));
   document.getElementById("reopen").addEventListener("click", () => send("status", { status: "active" }));
 
@@ -696,7 +742,29 @@ function hostPage() {
   live.onDice = (d) => {
     if (d.kind === "whose_die") { whose.set(dieKey(d), d); showWhose(); }
   };
+  live.onNotice = () => loadSeats();
   live.connect();
+}
+
+/* --- join: a phone takes its seat ------------------------------------------------------------ */
+
+async function joinPage() {
+  const id = PAGE.game;
+  async function claim() {
+    document.getElementById("join-again").hidden = true;
+    fill("join-status", "Taking your seat…");
+    const res = await api("POST", `/api/games/${id}/join`, { code: PAGE.code });
+    if (res.ok) { window.location.replace(`/play/${id}`); return; }
+    const me = await api("GET", `/api/games/${id}/me`);
+    if (me.ok && me.data.player) {  // scanned again on the phone that already holds the seat
+      fill("join-status", h("a", { class: "button primary", href: `/play/${id}`, text: `You sit here as ${me.data.player}: open your seat` }));
+      return;
+    }
+    fill("join-status", refusal(res.data));
+    document.getElementById("join-again").hidden = res.status !== 0;
+  }
+  document.getElementById("join-again").addEventListener("click", claim);
+  claim();
 }
 
 /* --- pairing: which die is whose ------------------------------------------------------------- */
@@ -784,4 +852,4 @@ async function homePage() {
 
 /* --- start the page --------------------------------------------------------------------------- */
 
-({ table: tablePage, play: phonePage, host: hostPage, home: homePage, end: endPage, pairing: pairingPage }[PAGE.page] || (() => {}))();
+({ table: tablePage, play: phonePage, host: hostPage, home: homePage, end: endPage, pairing: pairingPage, join: joinPage }[PAGE.page] || (() => {}))();
