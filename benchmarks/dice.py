@@ -21,14 +21,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.boards import board_for_players
 from companion.dice import godice, pixels
 from companion.dice.assignment import Assignment, DieRef
 from companion.dice.fakeble import FakeAir, FakePixel
 from companion.dice.hub import DiceHub
 from companion.dice.pixels_source import PixelsSource, die_id_of
 from companion.dice.radio import BleRadio
-from companion.engine import GodfatherRoll, Seat, Setup, apply, new_game
+from companion.gamefiles import GameFiles
+from companion.games.new_don import NEW_DON, GodfatherRoll, Seat, Setup, apply, new_game
+from companion.games.new_don.boards import load_board
 
 
 def machine() -> str:
@@ -76,7 +77,8 @@ def settle_to_action(rolls: int = 100) -> list[float]:
     radio.start()
     while len(hub.last_readings()) < 33:
         time.sleep(0.01)
-    state = new_game(Setup(tuple(Seat(n) for n in seats)), board_for_players(6))
+    setup = Setup(tuple(Seat(n) for n in seats))
+    state = new_game(setup, load_board(None, 6, GameFiles(NEW_DON)))
     for name, face in zip(seats, (6, 5, 4, 3, 2, 1), strict=True):
         state = apply(state, GodfatherRoll(name, face))
     maria = [d for d in air.devices.values() if isinstance(d, FakePixel)][:5]
@@ -85,7 +87,8 @@ def settle_to_action(rolls: int = 100) -> list[float]:
         done.clear()
         stamp.clear()
         hub.clear()
-        hub.expect(state)  # Maria must roll five dice; 28 other dice keep advertising
+        # Maria must roll five dice; 28 other dice keep advertising.
+        hub.expect(NEW_DON, setup.seats, state)
         for die in maria[:4]:
             air.run(die.roll(3, 0.001)).result()
         last = maria[4]

@@ -17,11 +17,14 @@ from pathlib import Path
 
 from machine import describe, pct
 
-from companion.boards import board_for_players, load_board
-from companion.engine import Phase, apply, legal_actions
-from companion.engine.dice import Die
-from companion.engine.record import parse_record, replay
+from companion.gamefiles import GameFiles
+from companion.games.new_don import NEW_DON, Phase, apply, legal_actions
+from companion.games.new_don.boards import load_board
+from companion.games.new_don.dice import Die
+from companion.records import parse_record, replay
 from companion.simulate import play
+
+FILES = GameFiles(NEW_DON)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -91,7 +94,7 @@ def bench_replay() -> None:
         for _ in range(20):
             t0 = time.perf_counter()
             record = parse_record(text)
-            replay(record, load_board(record.setup.board, len(record.setup.seats)))
+            replay(record, FILES)
             runs.append(time.perf_counter() - t0)
         print(f"replay {name} ({len(record.actions)} actions, parse included): "
               f"median {ms(statistics.median(runs))}, worst {ms(max(runs))}   (target < 100 ms)")
@@ -101,7 +104,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=300)
     args = parser.parse_args()
-    board_for_players(4), board_for_players(6)  # boards are read once; keep that out of timings
+    # Boards are read and parsed once; keep that out of the timings.
+    load_board(None, 4, FILES), load_board(None, 6, FILES)
     print(f"{describe()}, one core")
     bench_random_games(args.games)
     bench_legal_actions(200)

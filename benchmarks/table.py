@@ -18,7 +18,7 @@ from pathlib import Path
 
 from machine import describe, pct
 
-from companion.engine import player_view
+from companion.games.new_don import player_view
 from companion.simulate import simulate
 from companion.table import TableService
 

@@ -33,10 +33,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion.boards import load_board  # noqa: E402
-from companion.engine import State, action_from_dict, apply, new_game  # noqa: E402
-from companion.engine.actions import Setup  # noqa: E402
-from companion.simulate import choose  # noqa: E402
+from companion.gamefiles import GameFiles  # noqa: E402
+from companion.games.new_don import NEW_DON, State, action_from_dict, apply, new_game  # noqa: E402
+from companion.games.new_don.actions import Setup  # noqa: E402
+from companion.games.new_don.boards import load_board  # noqa: E402
+from companion.games.new_don.playout import random_action  # noqa: E402
 
 PLAYERS = ["Maria", "Johnny", "Claire", "Vincent"]
 
@@ -144,7 +145,7 @@ def play(port: int, seed: int, results: dict) -> None:
             streams.append(Stream(port, f"/api/games/{game_id}/events?as=player", seats[name]))
     for _ in range(4):
         streams.append(Stream(port, f"/api/games/{game_id}/events?as=table", {}))
-    state: State = new_game(setup, load_board(None, len(PLAYERS)))
+    state: State = new_game(setup, load_board(None, len(PLAYERS), GameFiles(NEW_DON)))
     rng = random.Random(seed)
     seq = 0
     try:
@@ -152,7 +153,7 @@ def play(port: int, seed: int, results: dict) -> None:
             if not s.wait(0, 10):
                 results["errors"] += 1
         while not state.is_over:
-            action = choose(state, rng)
+            action = random_action(state, rng)
             body = {"action": action.to_dict(), "expected_seq": seq, "key": f"b{seq}"}
             t0 = time.perf_counter()
             status, reply, _ = call(port, "POST", f"/api/games/{game_id}/actions", body,

@@ -11,15 +11,29 @@ import json
 import random
 import sys
 import time
+from importlib.metadata import entry_points
 from pathlib import Path
 
-from companion.boards import SHIPPED, load_board
-from companion.engine import OPTIONS, BoardError, check_board, player_view, score
-from companion.engine.narrate import narrate
-from companion.engine.record import RecordError, parse_record, replay
-from companion.engine.rules import HouseRules
+from companion.gamefiles import GameFiles
+from companion.games import DEFAULT, PLANNED, game, games
+from companion.games.new_don import NEW_DON, BoardError, check_board
+from companion.games.new_don.boards import SHIPPED, load_board
+from companion.games.new_don.report import scores_table
 from companion.paths import default_data_dir
-from companion.report import board_summary, scores_table
+from companion.protocol import MalformedAction, option_list
+from companion.records import RecordError, parse_record, replay
+
+COMMANDS = "godfather_companion.commands"  # entry-point group: add_parser(subparsers)
+
+
+def _game_id(value: str) -> str:
+    """An argparse type: a game this companion referees (the error names the others)."""
+    try:
+        return game(value).id
+    except MalformedAction as exc:
+        planned = [g for g in PLANNED if g not in {x.id for x in games()}]
+        later = f" ({', '.join(planned)} are still to come)" if planned else ""
+        raise argparse.ArgumentTypeError(f"{exc}{later}") from None
 
 
 def _fail(message: str, code: int = 1) -> int:
@@ -55,8 +69,8 @@ def cmd_board_check(args: argparse.Namespace) -> int:
 
 def cmd_board_show(args: argparse.Namespace) -> int:
     try:
-        board = load_board(args.board, 4 if args.board is None else 0)
-    except (KeyError, OSError, BoardError) as exc:
+        board = load_board(args.board, 4, GameFiles(NEW_DON, Path.cwd()))
+    except (OSError, BoardError) as exc:
         return _fail(str(exc))
     print(f"{board.name}  (id {board.id}, {board.players[0]}-{board.players[1]} players)")
     for d in board.districts:
@@ -84,23 +98,9 @@ def cmd_board_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_record(path: Path, text: str):
-    record = parse_record(text)
-    try:
-        board = load_board(record.setup.board, len(record.setup.seats), path.parent)
-    except (KeyError, OSError, BoardError) as exc:
-        raise RecordError(record.setup_line, f"board: {exc}") from None
-    return record, board
-
-
 def cmd_replay(args: argparse.Namespace) -> int:
     path = Path(args.file)
     log: list[str] = []
-
-    def each(line, before, action, after) -> None:
-        if args.verbose:
-            log.extend(f"{line:>5}  {s}" for s in narrate(before, action, after))
-
     try:
         text = path.read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -109,8 +109,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(json.dumps({"ok": False, "line": None, "rule": None, "reason": reason}))
         return _fail(f"cannot read {path}: {reason}")
     try:
-        record, board = _read_record(path, text)
-        state = replay(record, board, each)
+        record = parse_record(text)
+
+        def each(line, before, action, after) -> None:
+            if args.verbose:
+                log.extend(f"{line:>5}  {s}" for s in record.game.narrate(before, action, after,
+                                                                          None))
+
+        try:  # files the setup names (a traced board) are beside the record
+            state = replay(record, GameFiles(record.game, path.parent), each)
+        except (OSError, BoardError) as exc:
+            raise RecordError(record.setup_line,
+                              f"cannot read what the setup names: {exc}") from None
     except RecordError as exc:
         if args.json:
             print(
@@ -122,20 +132,23 @@ def cmd_replay(args: argparse.Namespace) -> int:
         else:
             print("\n".join(log))
         return _fail(f"{path}: {exc}")
-    scores = score(state)
+    rules = record.game
+    scores = rules.score(state)
     if args.json:
+        view = rules.player_view(state, None)
         print(
             json.dumps(
                 {
                     "ok": True,
+                    "game": rules.id,
                     "actions": len(record.actions),
-                    "round": state.round,
-                    "phase": state.phase.value,
-                    "over": state.is_over,
-                    "end": player_view(state, None).get("end"),
-                    "winners": list(scores.winners),
-                    "scores": scores.to_dict(),
-                    "state": player_view(state, None),
+                    "round": view.get("round"),
+                    "phase": view.get("phase"),
+                    "over": rules.is_over(state),
+                    "end": view.get("end"),
+                    "winners": list(scores["winners"]),
+                    "scores": scores,
+                    "state": view,
                 },
                 indent=2,
             )
@@ -143,12 +156,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 0
     if log:
         print("\n".join(log) + "\n")
-    print(f"{path}: {len(record.actions)} actions replayed, all legal.")
-    print(board_summary(state))
-    print()
-    if not state.is_over:
-        print("The game is not over yet; the score as it stands:")
-    print(scores_table(scores))
+    print(f"{path}: {len(record.actions)} actions replayed, all legal ({rules.name}).")
+    print(rules.summary(state))
     return 0
 
 
@@ -170,9 +179,10 @@ def cmd_score(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from companion.simulate import simulate_text
 
-    if not 3 <= args.players <= 6:
-        return _fail("--players must be 3 to 6")
-    text, count = simulate_text(args.players, args.seed)
+    low, high = game(args.game).players
+    if not low <= args.players <= high:
+        return _fail(f"--players must be {low} to {high} for {game(args.game).name}")
+    text, count = simulate_text(args.players, args.seed, args.game)
     if args.out == "-":
         sys.stdout.write(text)
     else:
@@ -185,10 +195,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    print('House rules (set them in a record\'s setup line under "options"):\n')
-    for name, (values, default, text) in OPTIONS.items():
-        vals = ", ".join(json.dumps(v) for v in values)
-        print(f"  {name}  [{vals}]  default {json.dumps(default)}\n      {text}\n")
+    rules = game(args.game)
+    print(f'House rules of {rules.name} (set them in a record\'s setup line under "options"):\n')
+    for info in option_list(rules):
+        vals = ", ".join(json.dumps(v) for v in info.values)
+        print(f"  {info.name}  [{vals}]  default {json.dumps(info.default)}\n      {info.text}\n")
     print("Details and reasons: docs/rules.md")
     return 0
 
@@ -202,24 +213,24 @@ def _service(args: argparse.Namespace):
         raise SystemExit(_fail(str(exc), 2)) from None
 
 
-def _game_line(game) -> str:
-    state = game.state
-    names = ", ".join(p.name for p in state.players)
-    if state.is_over:
-        where = f"over after round {state.round}, won by {' and '.join(score(state).winners)}"
-    else:
-        where = f"round {state.round}, {state.phase.value.replace('_', ' ')} phase"
-    return f"{game.id}  {game.status:<9} {names}  ({where}; {len(game.effective)} moves)"
+def _game_line(saved) -> str:
+    rules = saved.rules
+    names = ", ".join(s.name for s in saved.setup.seats)
+    where = rules.progress(saved.state)
+    if saved.is_over:
+        where += ", won by " + " and ".join(rules.score(saved.state)["winners"])
+    return (f"{saved.id}  {saved.status:<9} {rules.id:<14} {names}  "
+            f"({where}; {len(saved.effective)} moves)")
 
 
 def cmd_games(args: argparse.Namespace) -> int:
     service = _service(args)
-    games = service.games(include_archived=args.all)
-    for game in games:
-        print(_game_line(game))
+    saved = service.games(include_archived=args.all)
+    for one in saved:
+        print(_game_line(one))
     for game_id, reason in service.damaged.items():
         print(f"{game_id}  damaged   cannot be loaded, left untouched: {reason}")
-    if not games and not service.damaged:
+    if not saved and not service.damaged:
         print(f"no games in {args.data}", file=sys.stderr)
     return 0
 
@@ -260,32 +271,45 @@ def cmd_demo(args: argparse.Namespace) -> int:
     """A simulated game narrated in the terminal, as the table screen would tell it."""
     from companion.simulate import play
 
+    rules = game(args.game)
+    low, high = rules.players
+    players = args.players or low + (high > low)
+    if not low <= players <= high:
+        return _fail(f"--players must be {low} to {high} for {rules.name}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randint(1, 10**6)
-    print(f"A simulated {args.players}-player game of The Godfather: A New Don (seed {seed}).")
+    print(f"A simulated {players}-player game of {rules.name} (seed {seed}).")
     print("Dice are simulated; hidden rolls stay hidden, as on the table screen.\n")
     state = None
-    for before, action, after in play(random.Random(seed), args.players, HouseRules()):
-        for line in narrate(before, action, after):
+    for before, action, after in play(random.Random(seed), players, None, args.game):
+        for line in rules.narrate(before, action, after, None):
             print(line, flush=True)
-        if after.round != before.round or after.is_over:
-            print("\n" + board_summary(after) + "\n")
+        if rules.progress(after) != rules.progress(before):
+            print(f"\n-- {rules.progress(after)} --\n")
             time.sleep(args.delay * 4)
         time.sleep(args.delay)
         state = after
     assert state is not None
-    print(scores_table(score(state)))
+    print(rules.summary(state))
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
-        description="Table companion for The Godfather: A New Don.",
+        description="Table companion for the Godfather games: "
+        + "; ".join(g.name for g in games()) + ".",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    def game_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--game", default=DEFAULT, type=_game_id, metavar="ID",
+                       help=f"which game: {', '.join(g.id for g in games())} "
+                       f"(default {DEFAULT})")
+
     p = sub.add_parser("demo", help="play a simulated game, narrated in the terminal")
-    p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="N")
+    game_option(p)
+    p.add_argument("--players", type=int, default=None, metavar="N",
+                   help="how many play (default: a common table for the game)")
     p.add_argument("--seed", type=int, help="the same seed plays the same game")
     p.add_argument("--delay", type=float, default=0.05, help="seconds between lines")
     p.set_defaults(func=cmd_demo)
@@ -311,12 +335,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_score)
 
     p = sub.add_parser("simulate", help="write a random legal game as a record")
+    game_option(p)
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default="-", help="file to write (default: standard output)")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("rules", help="list the house-rule options and their defaults")
+    game_option(p)
     p.set_defaults(func=cmd_rules)
 
     def data_option(p: argparse.ArgumentParser) -> None:
@@ -339,9 +365,10 @@ def build_parser() -> argparse.ArgumentParser:
     data_option(p)
     p.set_defaults(func=cmd_import)
 
-    from web.cli import add_serve_parser
-
-    add_serve_parser(sub)
+    # Commands from outer layers (``serve`` is the web app's) come in as plug-ins declared in
+    # pyproject.toml, so the command line imports nothing of the layers built on it.
+    for plugin in entry_points(group=COMMANDS):
+        plugin.load()(sub)
 
     from companion.die.cli import add_die_parser, run_die
 

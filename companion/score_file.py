@@ -1,4 +1,4 @@
-"""The hand-typed final position that ``companion score FILE`` reads (TOML).
+"""The hand-typed final position of A New Don that ``companion score FILE`` reads (TOML).
 
 For tables that did not track the whole game: who holds how many neighborhoods in each
 district, how many soldiers are left in each House, and the Muscle track from the top.
@@ -10,8 +10,18 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.boards import load_board
-from companion.engine import Board, HouseRules, MalformedAction, Scores, score_position
+from companion.gamefiles import GameFiles
+from companion.games.new_don import (
+    NEW_DON,
+    Board,
+    BoardError,
+    HouseRules,
+    MalformedAction,
+    Scores,
+    score_position,
+)
+from companion.games.new_don.boards import load_board
+from companion.protocol import options_from_dict
 
 EXAMPLE = """\
 players = ["Vincent", "Maria", "Claire", "Johnny"]
@@ -62,9 +72,9 @@ def read_position(path: Path) -> Position:
     if len(set(players)) != len(players):
         raise ScoreFileError(f"{path}: a player is listed twice in players")
     try:
-        rules = HouseRules.from_dict(data.get("options"))
-        board = load_board(data.get("board"), len(players), path.parent)
-    except (MalformedAction, KeyError, OSError, ValueError) as exc:
+        rules = options_from_dict(HouseRules, data.get("options"))
+        board = load_board(data.get("board"), len(players), GameFiles(NEW_DON, path.parent))
+    except (MalformedAction, BoardError, OSError, ValueError) as exc:
         raise ScoreFileError(f"{path}: {exc}") from None
 
     def check_names(where: str, names) -> None:

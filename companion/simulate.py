@@ -1,8 +1,9 @@
-"""Random legal games: for ``companion simulate``, the property tests and the benchmarks.
+"""Random legal games: for ``companion simulate`` and ``demo``, the property tests and the
+benchmarks.
 
-The engine never rolls dice; this module plays the dice and every player from a
-``random.Random`` it is given, choosing only among ``legal_actions`` so every game it writes
-is legal by construction (and the property tests check that the engine agrees).
+A game never rolls dice; this module plays the dice and every player with the game's own
+``random_action`` from a ``random.Random`` it is given, so every game it writes is legal by
+construction (and the property tests check that the game agrees).
 """
 
 from __future__ import annotations
@@ -10,106 +11,74 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from typing import Any
 
-from companion.boards import board_for_players
-from companion.engine import (
-    Action,
-    Claim,
-    GodfatherRoll,
-    MuscleOut,
-    Pass,
-    Roll,
-    Seat,
-    Setup,
-    State,
-    UseFavor,
-    VegasRoll,
-    apply,
-    game_end_reason,
-    legal_actions,
-    new_game,
-    waiting_for,
-)
-from companion.engine.rules import HouseRules
+from companion.gamefiles import GameFiles
+from companion.games import DEFAULT, AnyGame, game
+from companion.protocol import options_to_dict
 
-NAMES = ("Maria", "Johnny", "Claire", "Vincent", "Sonny", "Kay")
-COLOURS = ("red", "blue", "green", "yellow", "black", "white")
+NAMES = ("Maria", "Johnny", "Claire", "Vincent", "Sonny", "Kay", "Tom", "Fredo")
+COLOURS = ("red", "blue", "green", "yellow", "black", "white", "purple", "orange")
 MAX_ACTIONS = 20_000  # a safety net: random games end in a few hundred actions
 
 
-def random_setup(players: int, rules: HouseRules | None = None) -> Setup:
-    seats = tuple(Seat(NAMES[i], COLOURS[i]) for i in range(players))
-    return Setup(seats, "3-4" if players <= 4 else "5-6", rules or HouseRules())
-
-
-def choose(state: State, rng: random.Random) -> Action:
-    """One random next action: a dice result where dice are awaited, else a legal choice."""
-    w = rng.choice(waiting_for(state))
-    if w.does == "godfather_roll":
-        return GodfatherRoll(w.player, rng.randint(1, 6))
-    if w.does == "vegas_roll":
-        return VegasRoll(w.player, tuple(rng.randint(1, 6) for _ in range(w.dice)))
-    if w.does == "roll":
-        return Roll(w.player, tuple(rng.randint(1, 6) for _ in range(w.dice)))
-    options = legal_actions(state, w.player)
-    if w.does == "resolve":
-        # Lean towards sets, the way people play, so games end in a sensible number of rounds.
-        sets = [a for a in options if isinstance(a, Claim | MuscleOut)]
-        if sets and rng.random() < 0.8:
-            return rng.choice(sets)
-        others = [a for a in options if not isinstance(a, Pass)]
-        favors = [a for a in others if isinstance(a, UseFavor)]
-        if favors and rng.random() < 0.3:
-            return rng.choice(favors)
-        if others and rng.random() < 0.5:
-            return rng.choice(others)
-        return Pass(w.player)
-    if w.does == "reroll" and rng.random() < 0.4:
-        return Pass(w.player)
-    return rng.choice(options)
+def random_setup(players: int, rules: Any = None, game_id: str = DEFAULT) -> dict[str, Any]:
+    """A setup line for ``players`` players (named and coloured in seat order)."""
+    setup: dict[str, Any] = {
+        "type": "setup",
+        "game": game_id,
+        "players": [{"name": NAMES[i], "colour": COLOURS[i]} for i in range(players)],
+    }
+    if rules is not None and options_to_dict(rules):
+        setup["options"] = options_to_dict(rules)
+    return setup
 
 
 def play(
-    rng: random.Random, players: int, rules: HouseRules | None = None
-) -> Iterator[tuple[State, Action, State]]:
+    rng: random.Random, players: int, rules: Any = None, game_id: str = DEFAULT
+) -> Iterator[tuple[Any, Any, Any]]:
     """Play one random game, yielding (before, action, after) for every action."""
-    setup = random_setup(players, rules)
-    state = new_game(setup, board_for_players(players))
+    rules_of = game(game_id)
+    state = _start(rules_of, random_setup(players, rules, game_id))
     for _ in range(MAX_ACTIONS):
-        if state.is_over:
+        if rules_of.is_over(state):
             return
-        action = choose(state, rng)
-        after = apply(state, action)
+        action = rules_of.random_action(state, rng)
+        after = rules_of.apply(state, action)
         yield state, action, after
         state = after
     raise RuntimeError(f"a random game did not end within {MAX_ACTIONS} actions")
 
 
-def simulate(players: int, seed: int, rules: HouseRules | None = None) -> list[dict]:
+def _start(rules_of: AnyGame, setup: dict[str, Any]) -> Any:
+    return rules_of.new_game(rules_of.setup_from_dict(setup), GameFiles(rules_of))
+
+
+def simulate(players: int, seed: int, rules: Any = None, game_id: str = DEFAULT) -> list[dict]:
     """A whole random legal game as a record: the setup line, then one dict per action."""
     rng = random.Random(seed)
-    record = [random_setup(players, rules).to_dict()]
-    record += [action.to_dict() for _, action, _ in play(rng, players, rules)]
+    record = [game(game_id).setup_from_dict(random_setup(players, rules, game_id)).to_dict()]
+    record += [action.to_dict() for _, action, _ in play(rng, players, rules, game_id)]
     return record
 
 
-def simulate_text(players: int, seed: int, rules: HouseRules | None = None) -> tuple[str, int]:
-    """A random game as record text, with ``#`` comments marking each round and phase so a
-    person can find their way in it; also the number of actions."""
-    setup = random_setup(players, rules)
+def simulate_text(players: int, seed: int, game_id: str = DEFAULT) -> tuple[str, int]:
+    """A random game as record text, with ``#`` notes at its start and end so a person can
+    find their way in it; also the number of actions."""
+    rules_of = game(game_id)
+    setup = rules_of.setup_from_dict(random_setup(players, None, game_id))
     lines = [
-        f"# A random legal {players}-player game: companion simulate --players {players} "
-        f"--seed {seed}",
+        f"# A random legal {players}-player game of {rules_of.name}: companion simulate "
+        f"--game {game_id} --players {players} --seed {seed}",
         json.dumps(setup.to_dict(), separators=(", ", ": ")),
-        "# Setup: roll for the first Godfather",
     ]
     count = 0
-    for before, action, after in play(random.Random(seed), players, rules):
+    state = None
+    for _, action, after in play(random.Random(seed), players, None, game_id):
         lines.append(json.dumps(action.to_dict(), separators=(", ", ": ")))
         count += 1
-        if after.is_over:
-            lines.append(f"# Game over: {game_end_reason(after)}")
-        elif after.round != before.round or after.phase is not before.phase:
-            lines.append(f"# Round {after.round}: {after.phase.value} "
-                         f"(Godfather: {after.name(after.godfather)})")
+        state = after
+    if state is not None and rules_of.is_over(state):
+        winners = " and ".join(rules_of.score(state)["winners"])
+        lines.append(f"# Game over: {winners} won.")
     return "\n".join(lines) + "\n", count

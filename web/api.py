@@ -10,20 +10,18 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.dice.assignment import DieRef
 from companion.dice.trackers import GODICE_SOURCE, PIXELS_SOURCE
-from companion.engine import OPTIONS, Action, action_from_dict, action_view
-from companion.engine.errors import MalformedAction
-from companion.table import Ack, Refused, TableService
-from web import render
+from companion.games import DEFAULT, AnyGame, game_of_setup, games
+from companion.protocol import MalformedAction, option_list
+from companion.table import Ack, Game, TableService
+from web import views
 from web.body import choice_field, int_field, json_body, str_field
-from web.dice import PairingDesk, owners_of, ref_json
+from web.dice import PairingDesk, owners_of
 from web.hub import Hub
 from web.keys import Credential, JoinRefused, KeyStore, Role
 from web.security import (
@@ -46,9 +44,6 @@ from web.security import (
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
-BOARDS = ("3-4", "5-6")
-
-
 def service() -> TableService:
     return current_app.extensions["companion"].service
 
@@ -57,9 +52,10 @@ def hub() -> Hub:
     return current_app.extensions["companion"].hub
 
 
-def action_field(data: dict[str, Any]) -> Action:
+def action_field(data: dict[str, Any], game: Game) -> Any:
+    """The request's ``action``, as the game reads a record line."""
     try:
-        return action_from_dict(data.get("action"))
+        return game.rules.action_from_dict(data.get("action"))
     except MalformedAction as exc:
         raise ApiError(400, "malformed", str(exc)) from None
 
@@ -105,33 +101,13 @@ def acting(game_id: str, *, host: bool = False) -> tuple[dict[str, Any], Credent
 
 def reply(game_id: str, viewer: str | None, **extra: Any) -> Response:
     game = service().game(game_id)
-    return jsonify({**extra, **render.game_picture(game, viewer)})
+    return jsonify({**extra, **views.game_picture(game, viewer)})
 
 
 def acknowledge(game_id: str, viewer: str | None, ack: Ack) -> Response:
     """A move's reply: the picture after it, with which seq took it and whether this was a
     double tap the table had already applied."""
     return reply(game_id, viewer, accepted=ack.seq, duplicate=ack.duplicate)
-
-
-@contextmanager
-def private_refusals(cred: Credential, player: str | None) -> Iterator[None]:
-    """An illegal-move reason talks about the acting player's own dice: it goes to that
-    player's phone only. Anyone else (the host acting for them) gets the rule, not the facts."""
-    try:
-        yield
-    except Refused as exc:
-        if exc.code != "illegal" or cred.name == player:
-            raise
-        reason = exc.reason
-        if reason.startswith("move ") and ": " in reason:  # a correction naming a later move
-            reason = reason.split(": ", 1)[0] + "; the reason concerns hidden dice"
-        else:
-            reason = (
-                f"the rules do not allow that now; the reason concerns {player}'s hidden dice "
-                "and is shown on their phone only"
-            )
-        raise Refused(exc.code, reason, exc.rule) from None
 
 
 # --- games -----------------------------------------------------------------------------
@@ -145,17 +121,25 @@ def csrf():
     return response
 
 
+def game_json(rules: AnyGame) -> dict[str, Any]:
+    """A game as the home page offers it: its players and the choices its setup takes."""
+
+    def choice(info: Any) -> dict[str, Any]:
+        return {"values": list(info.values), "default": info.default, "text": info.text}
+
+    return {
+        "id": rules.id,
+        "name": rules.name,
+        "players": list(rules.players),
+        "setup": {info.name: choice(info) for info in rules.setup_choices},
+        "options": {info.name: choice(info) for info in option_list(rules)},
+    }
+
+
 @api.get("/rules")
 def rules():
-    return jsonify(
-        {
-            "boards": list(BOARDS),
-            "options": {
-                name: {"values": list(values), "default": default, "text": text}
-                for name, (values, default, text) in OPTIONS.items()
-            },
-        }
-    )
+    """The games this companion referees, each with its setup choices and house rules."""
+    return jsonify({"default": DEFAULT, "games": [game_json(g) for g in games()]})
 
 
 @api.get("/games")
@@ -165,15 +149,36 @@ def list_games():
         out.append(
             {
                 "id": g.id,
+                "game": g.rules.id,
                 "status": g.status,
                 "created_at": g.created_at,
                 "players": [s.name for s in g.setup.seats],
-                "round": g.state.round,
-                "phase": g.state.phase.value,
+                "progress": g.rules.progress(g.state),
                 "seq": g.seq,
             }
         )
     return jsonify({"games": out})
+
+
+def setup_line(data: dict[str, Any]) -> dict[str, Any]:
+    """A new game's setup line from a create request: the players, the house rules, and only
+    the setup choices the game offers on the web, with values it allows (never a file)."""
+    try:
+        rules = game_of_setup(data)
+    except MalformedAction as exc:
+        raise ApiError(400, "malformed", str(exc)) from None
+    offered = {info.name: info for info in rules.setup_choices}
+    unknown = set(data) - {"game", "players", "options", *offered}
+    if unknown:
+        raise ApiError(400, "malformed", f"a new game takes players, options and "
+                       f"{', '.join(offered) or 'nothing else'}; not {', '.join(sorted(unknown))}")
+    for name, info in offered.items():
+        if name in data and not any(data[name] == v and type(data[name]) is type(v)
+                                    for v in info.values):
+            allowed = ", ".join(str(v) for v in info.values if v is not None)
+            raise ApiError(400, "malformed", f"{name} must be one of {allowed}")
+    return {"type": "setup", "game": rules.id,
+            **{k: v for k, v in data.items() if k != "game" and v is not None}}
 
 
 @api.post("/games")
@@ -184,10 +189,7 @@ def create_game():
     if not cookie:
         raise ApiError(403, "csrf", "no csrf cookie: load the home page (or GET /api/csrf) first")
     check_csrf(cookie)
-    data = json_body()
-    setup = {"type": "setup", **{k: v for k, v in data.items() if k != "type"}}
-    if setup.get("board") not in (None, *BOARDS):
-        raise ApiError(400, "malformed", f"board must be one of {', '.join(BOARDS)}")
+    setup = setup_line(json_body())
     game = service().create_game(setup, actor="host")
     host_key, codes = keys().issue(game.id, [s.name for s in game.setup.seats])
     dice = current_app.extensions["companion"].dice
@@ -215,7 +217,9 @@ def get_game(game_id: str):
 
 @api.get("/games/<game_id>/board")
 def get_board(game_id: str):
-    return jsonify(render.board_json(service().game(game_id).state.board))
+    """What is printed and public for the pages to draw (A New Don: the board)."""
+    game = service().game(game_id)
+    return jsonify(game.rules.table_data(game.state))
 
 
 @api.get("/games/<game_id>/me")
@@ -296,19 +300,7 @@ def moves(game_id: str):
     correct (hidden dice stay hidden even from the host)."""
     game = service().game(game_id)
     require(game_id, Role.HOST)
-    out = []
-    for entry in hub().log(game):
-        if entry.kind != "action" or entry.action is None:
-            continue
-        out.append(
-            {
-                "seq": entry.seq,
-                "type": entry.action.TYPE,
-                "player": entry.action.player,
-                "action": action_view(entry.before, entry.action, None),
-                "lines": render.entry_lines(entry, None),
-            }
-        )
+    out = views.moves(game.rules, hub().log(game))
     return jsonify({"moves": out, "seq": game.seq})
 
 
@@ -324,8 +316,8 @@ def submit(game_id: str):
             "with a new code from the host page.",
         )
     expected = int_field(data, "expected_seq")
-    action = action_field(data)
-    with private_refusals(cred, action.player):
+    action = action_field(data, service().game(game_id))
+    with views.private_refusals(cred.name, action.player):
         ack = service().submit(
             game_id,
             action,
@@ -355,8 +347,8 @@ def correct(game_id: str):
     """The host fixes a recorded move (a misread die), with a reason for the audit trail."""
     data, cred = acting(game_id, host=True)
     why = str_field(data, "why")
-    fixed = action_field(data)
-    with private_refusals(cred, fixed.player):
+    fixed = action_field(data, service().game(game_id))
+    with views.private_refusals(cred.name, fixed.player):
         ack = service().correct(
             game_id,
             actor=cred.actor,
@@ -438,7 +430,7 @@ def pairing_desk() -> PairingDesk:
 
 def dice_owners(game_id: str) -> list[dict[str, Any]]:
     game = service().game(game_id)
-    return owners_of([(s.name, s.colour) for s in game.setup.seats])
+    return owners_of(game.rules.dice_sets(game.state))
 
 
 def host_acting(game_id: str) -> tuple[dict[str, Any], Credential]:
@@ -526,4 +518,4 @@ def dice_whose(game_id: str):
         raise ApiError(400, "malformed", f"player must be one of {', '.join(candidates)}")
     if not dice.hub.answer(ref, player):
         raise ApiError(409, "not_undecided", f"die {ref} was just decided by someone else")
-    return jsonify({"die": ref_json(ref), "player": player})
+    return jsonify({"die": views.ref_json(ref), "player": player})

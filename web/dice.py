@@ -1,12 +1,9 @@
-"""The web side of the dice layer: the host's pairing desk, and dice progress for the phones.
-
-Dice events carry hidden information: how many dice a player rolls (``RollWanted.dice``) and
-the faces as they land (``DieCounted.face``). :func:`dice_message` is the one filter every dice
-event passes through on its way to a stream, built for one viewer like ``player_view``: the
-roller's own phone gets the count and faces, everyone else at most "Maria is rolling".
+"""The web side of the dice layer: the host's pairing desk.
 
 The pairing desk keeps the one pairing the host is running ("roll your five dice now") and
-saves it when the last die is found, so the next game needs no pairing.
+saves it when the last die is found, so the next game needs no pairing. What the phones see of
+the dice (prompts, progress, whose die) is made in :mod:`web.views`, like everything else a
+viewer sees.
 """
 
 from __future__ import annotations
@@ -15,12 +12,13 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.dice.assignment import VEGAS, DieRef
-from companion.dice.hub import DiceEvent, DiceProblem, DieCounted, RollWanted, WhoseDie
+from companion.dice.assignment import DieRef
 from companion.dice.pairing import Pairing
 from companion.dice.service import DiceService
 from companion.dice.simulated import SIM_SOURCE
+from companion.protocol import DiceSet
 from companion.table.dice_bridge import TableDice
+from web.views import ref_json
 
 PRIVACY_WARNING = (
     "Pixels dice broadcast their face in clear text in every Bluetooth advertisement. Anyone "
@@ -30,68 +28,6 @@ PRIVACY_WARNING = (
     "its face; at most about 5 per Pi), or have them type their rolls on their phones, or use "
     "the camera behind the screen or the DIY die."
 )
-
-FAMILY_DICE = 5
-VEGAS_DICE = 3
-
-
-def dice_message(event: DiceEvent, viewer: str | None) -> dict[str, Any] | None:
-    """What ``viewer`` (a player's name, or None for the table screen) may see of one dice
-    event, or None. Counts and faces go to the roller only; RollDone reaches screens as the
-    action itself, through the table service; UnknownDie is for the pairing page."""
-    if isinstance(event, RollWanted):
-        if viewer == event.player:
-            what = "red dice" if event.does == "vegas_roll" else "dice"
-            if event.does == "godfather_roll":
-                text = "Roll one die for the Godfather roll-off"
-            else:
-                text = f"Roll your {event.dice} {what}"
-            return {"kind": "roll_wanted", "player": event.player, "does": event.does,
-                    "dice": event.dice, "text": text}
-        return {"kind": "rolling", "player": event.player, "text": f"{event.player} is rolling"}
-    if isinstance(event, DieCounted):
-        if viewer != event.player:
-            return None
-        return {"kind": "counted", "player": event.player, "face": event.face,
-                "have": event.have, "need": event.need,
-                "text": f"{event.have} of {event.need} dice settled"}
-    if isinstance(event, DiceProblem):
-        # A problem names a die, never a face; one with no player is the table's to fix.
-        if viewer != event.player:
-            return None
-        return {"kind": "problem", "player": event.player, "text": event.message}
-    if isinstance(event, WhoseDie) and (viewer is None or viewer in event.candidates):
-        # Whose die, never its face: the table screen names every candidate, the host page
-        # gives each a button, a candidate's phone asks "yours?" (POST .../dice/whose).
-        names = " or ".join(event.candidates)
-        text = (f"A red die landed: whose is it, {names}? Say so on your phone or the host "
-                "page." if viewer is None else
-                "A red die landed while another player is rolling red dice too: is it yours?")
-        return {"kind": "whose_die", "die": ref_json(event.ref),
-                "candidates": list(event.candidates), "text": text}
-    return None
-
-
-def progress_message(dice: DiceService, viewer: str) -> dict[str, Any] | None:
-    """A (re)connecting phone's pending roll, so it shows "3 of 5" without waiting for the
-    next die (events missed while it was away are not replayed)."""
-    for wait in dice.hub.waiting():
-        if wait.player == viewer:
-            have, need = dice.hub.progress(viewer) or (0, wait.dice)
-            return {"kind": "progress", "player": viewer, "does": wait.does, "have": have,
-                    "need": need, "text": f"Roll your {need} dice: {have} of {need} settled"
-                    if have else f"Roll your {need} dice"}
-    return None
-
-
-def ref_json(ref: DieRef, dice: DiceService | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"source": ref.source, "die": ref.die_id}
-    if dice is not None:
-        last = dice.hub.last_readings().get(ref)
-        if last is not None and last.battery is not None:
-            out["battery"] = round(last.battery, 2)
-    return out
-
 
 @dataclass
 class PairingDesk:
@@ -162,10 +98,7 @@ class PairingDesk:
         }
 
 
-def owners_of(seats: list[tuple[str, str | None]]) -> list[dict[str, Any]]:
-    """Who dice can be paired to: each family by its seat colour (a pairing outlives the
-    players' names), then the three red Vegas dice."""
-    out = [{"owner": colour or name, "label": f"{name} ({colour})" if colour else name,
-            "count": FAMILY_DICE} for name, colour in seats]
-    out.append({"owner": VEGAS, "label": "Vegas (the three red dice)", "count": VEGAS_DICE})
-    return out
+def owners_of(sets: list[DiceSet]) -> list[dict[str, Any]]:
+    """Who dice can be paired to: the game's dice sets (A New Don: each family by its seat
+    colour, so a pairing outlives the players' names, then the three red dice)."""
+    return [{"owner": d.owner, "label": d.label, "count": d.count} for d in sets]

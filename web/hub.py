@@ -23,12 +23,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.dice.hub import DiceEvent
-from companion.engine import action_view
-from companion.engine.narrate import narrate
 from companion.table import Event, Game, TableService
 from companion.table.dice_bridge import TableDice
-from web import render
-from web.dice import dice_message, progress_message
+from web import views
 
 KEEPALIVE = 10.0  # seconds between comments on a quiet stream (the spec suggests ~15)
 BUFFER = 512  # events kept per game for streams that fall behind
@@ -56,6 +53,11 @@ class Notice:
     text: str
 
 
+def _dice_sets(service: TableService, game_id: str) -> list:
+    game = service.game(game_id)
+    return game.rules.dice_sets(game.state)
+
+
 class GameFeed:
     """One game's recent events, and the streams waiting for the next one."""
 
@@ -71,7 +73,7 @@ class GameFeed:
         self.dice_n = 0
         self._rendered: OrderedDict[tuple[int, str | None], str] = OrderedDict()
         self._render_lock = threading.Lock()
-        self._service = service
+        self.nouns = {s.owner: s.noun for s in _dice_sets(service, game_id)}
         self.unsubscribe = service.subscribe(self._on_event, game_id)
 
     def _on_event(self, event: Event) -> None:
@@ -109,46 +111,12 @@ class GameFeed:
             hit = self._rendered.get(key)
         if hit is not None:
             return hit
-        if event.kind == "action" and event.action is not None:
-            lines = narrate(event.before, event.action, event.state, viewer)
-            action = action_view(event.before, event.action, viewer)
-            last_action = event.action
-        else:
-            lines = render.note_lines(event.kind, event.actor, event.payload, viewer)
-            action = None
-            last_action = None
-        status = self._status(event)
-        data = {
-            "kind": event.kind,
-            "lines": lines,
-            "action": action,
-            **render.picture(
-                event.state,
-                event.seq,
-                status,
-                viewer,
-                last_kind=event.kind,
-                last_action=last_action,
-            ),
-        }
-        text = sse("update", data, event.seq)
+        text = sse("update", views.update(event, viewer), event.seq)
         with self._render_lock:
             self._rendered[key] = text
             while len(self._rendered) > BUFFER * 4:
                 self._rendered.popitem(last=False)
         return text
-
-    def _status(self, event: Event) -> str:
-        """The game's status right after ``event``: a status event says it, a finishing move
-        ends the game, and moves and undos are only taken while it is active."""
-        if event.kind == "status":
-            return str(event.payload["status"])
-        if event.state.is_over:
-            return "finished"
-        if event.kind == "correction":
-            status = self._service.game(self.game_id).status
-            return "active" if status == "finished" else status
-        return "active"
 
 
 class Hub:
@@ -158,7 +126,7 @@ class Hub:
         self.service = service
         self._feeds: dict[str, GameFeed] = {}
         self._lock = threading.Lock()
-        self._logs: dict[str, tuple[int, list[render.LogEntry]]] = {}
+        self._logs: dict[str, tuple[int, list[views.LogEntry]]] = {}
         self.closed = False
         self.dice: TableDice | None = None  # the table's dice, for a phone's pending roll
 
@@ -181,7 +149,7 @@ class Hub:
             return None
         if dice.bridge.dice is None:
             return None
-        msg = progress_message(dice.bridge.dice, viewer)
+        msg = views.progress_message(dice.bridge.dice, viewer)
         return sse("dice", msg) if msg else None
 
     def feed(self, game_id: str) -> GameFeed:
@@ -191,13 +159,13 @@ class Hub:
                 feed = self._feeds[game_id] = GameFeed(self.service, game_id)
             return feed
 
-    def log(self, game: Game) -> list[render.LogEntry]:
+    def log(self, game: Game) -> list[views.LogEntry]:
         """The game's log, rebuilt only when the game has moved on since the last call."""
         with self._lock:
             cached = self._logs.get(game.id)
         if cached is not None and cached[0] == game.seq:
             return cached[1]
-        entries = render.build_log(game)
+        entries = views.build_log(game, self.service.files(game.rules))
         with self._lock:
             self._logs[game.id] = (game.seq, entries)
         return entries
@@ -205,8 +173,8 @@ class Hub:
     def snapshot(self, game: Game, viewer: str | None, since: int | None = None) -> dict:
         """The full picture for a (re)connecting viewer, with the log's recent lines; lines
         newer than ``since`` (the last event the client saw) are marked as missed."""
-        data = render.game_picture(game, viewer)
-        log = render.log_json(self.log(game), viewer)
+        data = views.game_picture(game, viewer)
+        log = views.log_json(game.rules, self.log(game), viewer)
         if since is not None:
             for item in log:
                 item["missed"] = item["seq"] > since
@@ -257,7 +225,7 @@ class Hub:
                     last_sent = time.monotonic()
                     yield sse("notice", {"text": note.text})
                     continue
-                msg = dice_message(note, viewer)  # the one privacy filter for dice events
+                msg = views.dice_message(note, viewer, feed.nouns)  # the one dice filter
                 if msg is not None:
                     last_sent = time.monotonic()
                     yield sse("dice", msg)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine.seats import COLOURS, MAX_NAME
+from companion.protocol.seats import COLOURS, MAX_NAME
 
 _STRING = {"type": "string"}
 _INTEGER = {"type": "integer"}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import io
 from collections.abc import Callable
+from typing import Any
 
 import segno
 from flask import (
@@ -24,7 +25,7 @@ from flask import (
     url_for,
 )
 
-from companion.engine.seats import COLOURS
+from companion.protocol.seats import COLOURS
 from companion.table import Refused, TableService
 from web.dice import PRIVACY_WARNING
 from web.keys import Role
@@ -59,6 +60,14 @@ def qr_svg(url: str, scale: int = 4) -> str:
 def message(title: str, text: str, status: int = 200) -> Response:
     response = make_response(render_template("message.html", title=title, text=text), status)
     return response
+
+
+def game_template(game_id: str, page: str, **context: Any) -> str:
+    """A game's own version of ``page`` (``games/<id>/<page>.html``) or the shared one, which
+    shows any game from its views alone; ``kind`` tells the page's script which game it is."""
+    rules = service().game(game_id).rules
+    return render_template([f"games/{rules.id}/{page}.html", f"{page}.html"], game_id=game_id,
+                           kind=rules.id, name=rules.name, **context)
 
 
 def game_page(view: Callable[..., Response | str]) -> Callable[..., Response | str]:
@@ -119,13 +128,13 @@ def openapi():
 @pages.get("/table/<game_id>")
 @game_page
 def table(game_id: str):
-    return render_template("table.html", game_id=game_id)
+    return game_template(game_id, "table")
 
 
 @pages.get("/end/<game_id>")
 @game_page
 def end(game_id: str):
-    return render_template("end.html", game_id=game_id)
+    return game_template(game_id, "end")
 
 
 @pages.get("/join/<game_id>/<code>")
@@ -149,9 +158,9 @@ def play(game_id: str):
             "or your sign-in ran out: ask the host for a new code.",
             401,
         )
-    response = make_response(render_template(
-        "play.html",
-        game_id=game_id,
+    response = make_response(game_template(
+        game_id,
+        "play",
         player=cred.name,
         csrf=keys().csrf_for(cred.token),
         phone_dice=current_app.config["PHONE_DICE"],

@@ -5,7 +5,7 @@ The Bluetooth parts (``radio``, ``pixels_source``, ``godice_source``, ``service`
 import them from their modules so the rest stays light.
 """
 
-from companion.dice.assignment import TABLE, VEGAS, Assignment, AssignmentStore, DieRef
+from companion.dice.assignment import TABLE, Assignment, AssignmentStore, DieRef
 from companion.dice.errors import DiceProtocolError
 from companion.dice.hub import (
     DiceEvent,
@@ -22,7 +22,6 @@ from companion.dice.reading import DieReading, DieState
 
 __all__ = [
     "TABLE",
-    "VEGAS",
     "Assignment",
     "AssignmentStore",
     "DiceEvent",

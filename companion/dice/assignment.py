@@ -1,8 +1,9 @@
 """Which physical die belongs to whom, saved per table so the next game needs no pairing.
 
 An *owner* is a family (the seat colour, so the assignment outlives the players' names), a
-player's name (a phone, a camera behind one screen), :data:`VEGAS` for the three red dice, or
-:data:`TABLE` for a shared tray whose dice belong to whoever is rolling alone. A die is named by
+player's name (a phone, a camera behind one screen), a game's shared pool by its name (A New
+Don's three red dice are ``vegas``), or :data:`TABLE` for a shared tray whose dice belong to
+whoever is rolling alone. A die is named by
 :class:`DieRef`, its source plus its id within that source: a Pixels die by its pixel id, a
 GoDice by its address, a DIY die by its configured name.
 """
@@ -19,7 +20,6 @@ from typing import Any, NamedTuple
 
 from companion.dice.reading import DieReading
 
-VEGAS = "vegas"  # the three red dice the Godfather rolls in Vegas
 TABLE = "table"  # shared dice: whoever is the only one rolling
 
 

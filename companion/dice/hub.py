@@ -1,10 +1,11 @@
-"""The dice hub: readings from any source in, engine dice actions out.
+"""The dice hub: readings from any source in, the game's dice actions out.
 
-The table service tells the hub what the engine waits for (:meth:`DiceHub.expect` with the
-current state) and feeds it every :class:`DieReading` from every source (:meth:`DiceHub.feed`,
-from any thread). When every die a player must roll has settled, the hub hands over the
-engine action (``Roll``, ``VegasRoll`` or ``GodfatherRoll``) through ``on_action`` and the
-``actions`` queue. It never applies anything itself: the engine stays the only law.
+The table service tells the hub what the game waits for (:meth:`DiceHub.expect` with the
+game's rules and current state: its ``waiting_for`` dice requests) and feeds it every
+:class:`DieReading` from every source (:meth:`DiceHub.feed`, from any thread). When every die a
+player must roll has settled, the hub hands over the game's action for those faces (its
+``roll_action``) through ``on_action`` and the ``actions`` queue. It never applies anything
+itself: the game stays the only law, and the hub knows no game's rules.
 
 What counts as a roll: a die counts once per roll (sources number their rolls; for those that
 do not, a die that moved and came to rest) and only if it began rolling after the engine asked,
@@ -21,22 +22,31 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from companion.dice.assignment import TABLE, VEGAS, Assignment, DieRef
+from companion.dice.assignment import TABLE, Assignment, DieRef
 from companion.dice.reading import DieReading, DieState
-from companion.engine import Action, GodfatherRoll, Phase, Roll, State, VegasRoll, waiting_for
+from companion.protocol import OWN, Game, Seat, Waiting
 
-DICE_WAITS = ("godfather_roll", "vegas_roll", "roll")
+Action = Any  # a game's action: the hub only passes it on
 
 
 @dataclass(frozen=True, slots=True)
 class Wait:
-    """One player's pending roll, as the engine asked for it (``moves`` dates the request)."""
+    """One player's pending roll, as the game asked for it."""
 
     player: str
-    does: str  # godfather_roll | vegas_roll | roll
+    does: str  # the game's word for it (A New Don: godfather_roll, vegas_roll, roll)
     dice: int
-    moves: int
+    pools: tuple[str, ...]  # whose dice may be rolled: OWN, or a shared pool's name
+    ask: str  # tells this request from the next one (DiceRequest.ask)
+    prompt: str  # the game's words to the roller
+    waiting: Waiting
+
+    @property
+    def shared(self) -> tuple[str, ...]:
+        """The shared pools (not the player's own dice) this roll may use."""
+        return tuple(p for p in self.pools if p != OWN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,11 +62,13 @@ class Result:
 
 @dataclass(frozen=True, slots=True)
 class RollWanted:
-    """A roll began: prompt ``player`` to roll ``dice`` dice (red ones for ``vegas_roll``)."""
+    """A roll began: prompt ``player`` to roll ``dice`` dice from ``pools``."""
 
     player: str
     does: str
     dice: int
+    pools: tuple[str, ...] = (OWN,)
+    prompt: str = ""  # the game's words to the roller ("Roll your 5 dice")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,10 +98,12 @@ class DiceProblem:
 
 @dataclass(frozen=True, slots=True)
 class WhoseDie:
-    """A red die settled and more than one player may be rolling red dice: call ``lend``."""
+    """A die of a shared pool (A New Don's red dice) settled and more than one player may be
+    rolling that pool: call ``lend`` (or ``answer``)."""
 
     ref: DieRef
     candidates: tuple[str, ...]
+    pool: str = ""  # the shared pool the die belongs to
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,29 +127,7 @@ class _Die:
 class _Collect:
     wait: Wait
     started: float
-    signature: tuple[object, ...]
     results: dict[DieRef, Result] = field(default_factory=dict)
-
-
-def _action(wait: Wait, faces: tuple[int, ...]) -> Action:
-    if wait.does == "godfather_roll":
-        return GodfatherRoll(wait.player, faces[0])
-    if wait.does == "vegas_roll":
-        return VegasRoll(wait.player, faces)
-    return Roll(wait.player, faces)
-
-
-def _signature(state: State, wait: Wait) -> tuple[object, ...]:
-    """What applying this roll is sure to change: while it is unchanged, a roll handed out
-    has not been applied yet."""
-    if wait.does == "godfather_roll":
-        # This player's own entry: another player's roll being applied changes nothing here.
-        faces = dict(state.rolloff)
-        return (tuple(faces), faces.get(state.seat(wait.player)))
-    if wait.does == "vegas_roll":
-        return (state.round, state.vegas_faces)
-    p = state.players[state.seat(wait.player)]
-    return (state.phase, state.round, p.dice, p.to_roll)
 
 
 def first_sight_counts(source: str) -> bool:
@@ -176,53 +168,55 @@ class DiceHub:
         self._lock = threading.RLock()
         self._dice: dict[DieRef, _Die] = {}
         self._open: dict[tuple[str, str], _Collect] = {}
-        # Rolls handed out but maybe not applied yet: (player, does) -> (action, signature).
-        self._done: dict[tuple[str, str], tuple[Action, tuple[object, ...]]] = {}
+        # Rolls handed out but maybe not applied yet: (player, does) -> (action, the ask).
+        self._done: dict[tuple[str, str], tuple[Action, str]] = {}
+        self._rules: Game[Any, Any, Any] | None = None
         self._unclaimed: dict[DieRef, Result] = {}
         self._parked: dict[DieRef, Result] = {}
         self._lent: dict[DieRef, str] = {}
         self._owners: dict[str, set[str]] = {}  # player -> names their dice may carry
-        self._red_ok: set[str] = set()  # players who may be rolling red dice now
         self._unknown_told: set[DieRef] = set()
         self._listeners: list[Callable[[DieReading], None]] = []
         self._event_listeners: list[Callable[[DiceEvent], None]] = []
-        self._out: list[DiceEvent | Action] = []
+        self._out: list[DiceEvent] = []
 
     # --- what the engine waits for --------------------------------------------------------
 
-    def expect(self, state: State, applied: Action | None = None) -> None:
-        """The engine's current state: start collecting every roll it waits for now.
+    def expect(self, rules: Game[Any, Any, Any], seats: tuple[Seat, ...], state: Any,
+               applied: Action | None = None) -> None:
+        """The game's current state: start collecting every roll it waits for now.
 
         Call it after every applied action (and at start), passing the action just applied
         as ``applied``. Rolls still wanted keep what they have collected. A roll the hub has
-        handed out is not asked for again while the state still looks as it did when it was
-        asked for (the action is queued, not applied yet); ``applied`` settles the one case
-        the state cannot tell, a roll-off that tied again on the same dice.
+        handed out is not asked for again while the game still asks for it the same way
+        (its ``ask`` is unchanged: the action is queued, not applied yet); ``applied``
+        settles the one case the ask cannot tell, a roll-off that tied again on the same dice.
         """
         with self._lock:
             now = self.clock()
-            self._owners = {p.name: {p.name, *([p.colour] if p.colour else [])}
-                            for p in state.players}
-            self._red_ok = {p.name for p in state.players if p.vegas_taken and (
-                state.phase is not Phase.ROLL or len(p.vegas_taken) > len(p.locked))}
-            wanted = {(w.player, w.does): Wait(w.player, w.does, w.dice, state.moves)
-                      for w in waiting_for(state) if w.does in DICE_WAITS and w.dice > 0}
-            self._done = {key: (action, sig) for key, (action, sig) in self._done.items()
-                          if key in wanted and action != applied
-                          and sig == _signature(state, wanted[key])}
+            self._rules = rules
+            self._owners = {s.name: {s.name, *([s.colour] if s.colour else [])} for s in seats}
+            wanted = {
+                (w.player, w.does): Wait(w.player, w.does, w.dice.count, w.dice.pools,
+                                         w.dice.ask, w.dice.prompt, w)
+                for w in rules.waiting_for(state) if w.dice is not None and w.dice.count > 0
+            }
+            self._done = {key: (action, ask) for key, (action, ask) in self._done.items()
+                          if key in wanted and action != applied and ask == wanted[key].ask}
             keep: dict[tuple[str, str], _Collect] = {}
             for key, w in wanted.items():
                 old = self._open.get(key)
-                if old is not None and old.wait.dice == w.dice:
+                if old is not None and old.wait.dice == w.dice and old.wait.pools == w.pools:
                     keep[key] = old
                 elif key not in self._done:
-                    keep[key] = _Collect(w, now, _signature(state, w))
-                    self._out.append(RollWanted(w.player, w.does, w.dice))
+                    keep[key] = _Collect(w, now)
+                    self._out.append(RollWanted(w.player, w.does, w.dice, w.pools, w.prompt))
             for key, old in self._open.items():
                 if key not in keep:
                     self._release(old)
             self._open = keep
-            self._lent = {r: p for r, p in self._lent.items() if p in self._red_ok}
+            sharing = {c.wait.player for c in keep.values() if c.wait.shared}
+            self._lent = {r: p for r, p in self._lent.items() if p in sharing}
             self._prune(now)
             for ref, result in list(self._unclaimed.items()):
                 self._place(result, self.assignment.owner(ref), from_store=True)
@@ -402,11 +396,11 @@ class DiceHub:
             return False
         if owner == TABLE:
             return len(self._open) == 1
-        if owner == VEGAS:
-            return w.does == "vegas_roll" or (w.does == "roll" and w.player in self._red_ok)
         if ref.source.startswith("phone:"):
             return owner == w.player  # a phone entry is whatever its player is asked to roll
-        return w.does != "vegas_roll" and owner in self._owners.get(w.player, ())
+        if owner in w.shared:
+            return True
+        return OWN in w.pools and owner in self._owners.get(w.player, ())
 
     def _fits(self, ref: DieRef, result: Result, owner: str | None) -> list[_Collect]:
         """The open rolls a result of die ``ref`` (owned by ``owner``) could count for."""
@@ -425,12 +419,12 @@ class DiceHub:
                 self._out.append(UnknownDie(ref))
             return
         if len(fits) > 1:
-            # Only red dice and table dice can fit two rolls: a red die goes to the one player
-            # who can still take one, else a person says whose it is.
+            # Only shared dice and table dice can fit two rolls: such a die goes to the one
+            # player who can still take one, else a person says whose it is.
             open_fits = [c for c in fits if len(c.results) < c.wait.dice]
             if len(open_fits) != 1:
                 self._parked[ref] = result
-                self._out.append(WhoseDie(ref, tuple(c.wait.player for c in fits)))
+                self._out.append(WhoseDie(ref, tuple(c.wait.player for c in fits), owner or ""))
                 return
             fits = open_fits
         c = fits[0]
@@ -454,10 +448,11 @@ class DiceHub:
                 self._out.append(DiceProblem(r.ref, c.wait.player,
                                              f"{c.wait.player} rolled more dice than the "
                                              f"{need} asked for; die {r.ref} was not counted"))
-            action = _action(c.wait, tuple(r.face for r in used))
+            assert self._rules is not None  # an open roll came from expect()
+            action = self._rules.roll_action(c.wait.waiting, tuple(r.face for r in used))
             del self._open[key]
-            self._done[key] = (action, c.signature)
-            self._out.append(action)
+            self._done[key] = (action, c.wait.ask)
+            self._out.append(RollDone(action))
 
     def _release(self, c: _Collect) -> None:
         # A wait the engine dropped (its roll was entered another way): keep the results
@@ -475,11 +470,10 @@ class DiceHub:
             out, self._out = self._out, []
             listeners = list(self._event_listeners)
         for item in out:
-            if isinstance(item, Action):
-                self.actions.put(item)
+            if isinstance(item, RollDone):
+                self.actions.put(item.action)
                 if self.on_action:
-                    self.on_action(item)
-                item = RollDone(item)
+                    self.on_action(item.action)
             with contextlib.suppress(queue.Full):  # nobody reads it: the callbacks suffice
                 self.events.put_nowait(item)
             if self.on_event:

@@ -1,10 +1,10 @@
 """Pairing: "roll your five dice now", and the dice that roll are that family's.
 
-The host page starts a :class:`Pairing` for one owner (a family colour, or :data:`VEGAS` for
-the red dice) and a count; every die that is seen rolling and then settling is collected,
-whether the assignment knows it or not. ``commit`` writes them into the assignment (taking
-them from any previous owner) and the store saves it, so the next game needs no pairing. To
-find one die among many, :meth:`DiceService.blink` flashes it.
+The host page starts a :class:`Pairing` for one owner (a family colour, or a shared pool such as
+``vegas`` for the red dice) and a count; every die that is seen rolling and then settling is
+collected, whether the assignment knows it or not. ``commit`` writes them into the assignment
+(taking them from any previous owner) and the store saves it, so the next game needs no pairing.
+To find one die among many, :meth:`DiceService.blink` flashes it.
 """
 
 from __future__ import annotations

@@ -24,19 +24,19 @@ from companion.dice.pixels_source import PixelsSource
 from companion.dice.radio import BleRadio
 from companion.dice.simulated import SimulatedDice
 from companion.dice.trackers import GODICE_SOURCE, PIXELS_SOURCE
-from companion.engine import Action, State
+from companion.protocol import DiceSet, Game, Seat
 
 log = logging.getLogger(__name__)
 
 
 class DiceService:
     """One table's dice. ``bluetooth`` starts the radio with Pixels and GoDice sources;
-    ``simulate`` gives every family in it virtual dice (a list of seat colours or names)."""
+    ``simulate`` gives each of the game's dice sets virtual dice."""
 
     def __init__(self, data_dir: Path | str, table: str = "default", *,
-                 on_action: Callable[[Action], None] | None = None,
+                 on_action: Callable[[Any], None] | None = None,
                  on_event: Callable[[DiceEvent], None] | None = None,
-                 bluetooth: bool = False, simulate: Iterable[str] = (),
+                 bluetooth: bool = False, simulate: Iterable[DiceSet] = (),
                  roll_time: float = 1.5, radio: BleRadio | None = None,
                  tick: float = 0.2, **hub_options: Any) -> None:
         self.store = AssignmentStore(data_dir)
@@ -45,9 +45,8 @@ class DiceService:
         self.hub = DiceHub(self.assignment, on_action=on_action, on_event=on_event,
                            **hub_options)
         self.phone = PhoneEntry(self.hub)
-        families = list(simulate)
-        self.simulated = (SimulatedDice(self.hub, families, roll_time=roll_time)
-                          if families else None)
+        sets = list(simulate)
+        self.simulated = SimulatedDice(self.hub, sets, roll_time=roll_time) if sets else None
         self.radio = radio or (BleRadio() if bluetooth else None)
         self.pixels: PixelsSource | None = None
         self.godice: GoDiceSource | None = None
@@ -94,9 +93,10 @@ class DiceService:
 
     # --- what the table service calls ------------------------------------------------------
 
-    def expect(self, state: State, applied: Action | None = None) -> None:
-        """After every applied action (pass it): what the engine waits for now."""
-        self.hub.expect(state, applied)
+    def expect(self, rules: Game[Any, Any, Any], seats: tuple[Seat, ...], state: Any,
+               applied: Any = None) -> None:
+        """After every applied action (pass it): what the game waits for now."""
+        self.hub.expect(rules, seats, state, applied)
 
     def enter(self, player: str, faces: list[int]) -> None:
         """A phone entry (raises PhoneEntryError with a sentence for the phone)."""

@@ -12,22 +12,23 @@ import random
 import threading
 from collections.abc import Iterable
 
-from companion.dice.assignment import VEGAS, Assignment, DieRef
+from companion.dice.assignment import Assignment, DieRef
 from companion.dice.hub import DiceEvent, DiceHub, RollWanted
 from companion.dice.reading import DieReading, DieState
+from companion.protocol import OWN, DiceSet
 
 SIM_SOURCE = "sim"
 
 
 class SimulatedDice:
-    """Virtual dice for ``families`` (seat colours or names), plus the red Vegas dice.
+    """Virtual dice for each of the game's dice sets (a family's, by seat colour or name, or
+    a shared pool such as the red dice).
 
     ``start`` subscribes to the hub; ``roll_time`` is how long each roll tumbles (0 for tests).
     """
 
-    def __init__(self, hub: DiceHub, families: Iterable[str], *, roll_time: float = 1.5,
-                 rng: random.Random | None = None, dice_per_family: int = 5,
-                 vegas_dice: int = 3) -> None:
+    def __init__(self, hub: DiceHub, sets: Iterable[DiceSet], *, roll_time: float = 1.5,
+                 rng: random.Random | None = None) -> None:
         self.hub = hub
         self.roll_time = roll_time
         self.rng = rng or random.Random()
@@ -36,11 +37,9 @@ class SimulatedDice:
         self._timers: set[threading.Timer] = set()
         self._lock = threading.Lock()
         assignment = hub.assignment
-        for family in families:
-            for i in range(1, dice_per_family + 1):
-                assignment.assign(DieRef(SIM_SOURCE, f"{family}-{i}"), family)
-        for i in range(1, vegas_dice + 1):
-            assignment.assign(DieRef(SIM_SOURCE, f"{VEGAS}-{i}"), VEGAS)
+        for dice_set in sets:
+            for i in range(1, dice_set.count + 1):
+                assignment.assign(DieRef(SIM_SOURCE, f"{dice_set.owner}-{i}"), dice_set.owner)
 
     @staticmethod
     def dice_of(assignment: Assignment, owner: str) -> list[DieRef]:
@@ -62,21 +61,23 @@ class SimulatedDice:
 
     def _on_event(self, event: DiceEvent) -> None:
         if isinstance(event, RollWanted):
-            self.roll(event.player, event.does, event.dice)
+            self.roll(event.player, event.dice, event.pools)
 
-    def roll(self, player: str, does: str, count: int) -> list[DieRef]:
-        """Roll ``count`` of ``player``'s virtual dice (red ones for the Vegas roll, and red
-        ones lent to the player when their pool holds more dice than a family has)."""
+    def roll(self, player: str, count: int, pools: tuple[str, ...] = (OWN,)) -> list[DieRef]:
+        """Roll ``count`` of the virtual dice ``player`` may roll: their own first (when
+        ``pools`` has :data:`OWN`), then dice of the shared pools, lent to them (A New Don's
+        red dice, when their pool holds more dice than a family has)."""
         assignment = self.hub.assignment
-        red = self.dice_of(assignment, VEGAS)
-        if does == "vegas_roll":
-            chosen = red[:count]
-        else:
+        chosen: list[DieRef] = []
+        if OWN in pools:
             owner = self._owner(player)
-            own = self.dice_of(assignment, owner) if owner else []
-            chosen = own[:count]
-            for ref in red[: count - len(chosen)]:
-                self.hub.lend(ref, player)
+            chosen = (self.dice_of(assignment, owner) if owner else [])[:count]
+        for pool in pools:
+            if pool == OWN:
+                continue
+            for ref in self.dice_of(assignment, pool)[: count - len(chosen)]:
+                if OWN in pools:
+                    self.hub.lend(ref, player)
                 chosen.append(ref)
         for ref in chosen:
             self.hub.feed(DieReading(SIM_SOURCE, ref.die_id, DieState.ROLLING,

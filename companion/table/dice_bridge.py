@@ -15,13 +15,15 @@ import random
 import threading
 from collections.abc import Callable, Iterable
 from functools import partial
+from typing import Any
 
 from companion.dice.assignment import DieRef
 from companion.dice.hub import DiceEvent
 from companion.dice.reading import DieReading, DieState
 from companion.dice.service import DiceService
-from companion.engine import Action
 from companion.table.service import Event, Refused, TableService
+
+Action = Any  # a game's dice action (its roll_action)
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +56,7 @@ class DiceBridge:
         self.dice = dice
         self._unsubscribe = self.service.subscribe(self._on_event, self.game_id)
         dice.start()
-        dice.expect(self.service.game(self.game_id).state)
+        self._expect(self.service.game(self.game_id).state)
         self._worker = threading.Thread(target=self._run, name=f"dice-{self.game_id}",
                                         daemon=True)
         self._worker.start()
@@ -69,10 +71,14 @@ class DiceBridge:
         if self.dice is not None:
             self.dice.stop()
 
+    def _expect(self, state: Any, applied: Action | None = None) -> None:
+        assert self.dice is not None
+        game = self.service.game(self.game_id)
+        self.dice.expect(game.rules, game.setup.seats, state, applied)
+
     def _on_event(self, event: Event) -> None:
         # Undo and corrections change the state without an action: the hub re-reads it.
-        assert self.dice is not None
-        self.dice.expect(event.state, applied=event.action)
+        self._expect(event.state, applied=event.action)
 
     def _run(self) -> None:
         while (action := self._actions.get()) is not None:
@@ -88,8 +94,7 @@ class DiceBridge:
                     log.warning("the dice said %s, which the game refused: %s",
                                 action.to_dict(), exc)
                     self.refused.append((action, exc))
-                    assert self.dice is not None
-                    self.dice.expect(self.service.game(self.game_id).state)
+                    self._expect(self.service.game(self.game_id).state)
                     break
 
 
@@ -199,11 +204,10 @@ class TableDice:
                 self.bridge.stop()
             game = self.service.game(game_id)
             bridge = DiceBridge(self.service, game_id)
-            colours = [s.colour or s.name for s in game.setup.seats]
             dice = DiceService(
                 self.data_dir, table=self.table, on_action=bridge.offer,
                 bluetooth=self.mode == "bluetooth",
-                simulate=colours if self.mode == "simulated" else (),
+                simulate=game.rules.dice_sets(game.state) if self.mode == "simulated" else (),
                 roll_time=self.roll_time, **self.dice_options,
             )
             # Before start: the first RollWanted comes from start's own expect().

@@ -20,55 +20,32 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.boards import load_board
-from companion.engine import (
-    Action,
-    GodfatherRoll,
-    MalformedAction,
-    Roll,
-    RuleViolation,
-    Setup,
-    State,
-    VegasRoll,
-    action_from_dict,
-    action_view,
-    apply,
-    new_game,
-    player_view,
-)
-from companion.engine.narrate import narrate
-from companion.engine.record import Record, RecordError, dump_record, parse_record, replay
-from companion.engine.seats import SeatError, clean_line
+from companion.gamefiles import GameFiles
+from companion.games import AnyGame, game_of_setup
+from companion.protocol import MalformedAction, RuleViolation
+from companion.protocol.seats import SeatError, clean_line
+from companion.records import Record, RecordError, dump_record, parse_record, replay, replay_actions
 from companion.table.storage import Storage, StoredEvent
 
 log = logging.getLogger(__name__)
 MAX_REASON = 200  # characters: a correction's reason is one line of the exported record
-DICE_ACTIONS = (Roll, VegasRoll, GodfatherRoll)
-# A player may take back their own last move only where it revealed nothing and rolled no die
-# (the BGA undo policy): a roll, an offer's answer or a shown favor cannot be taken back.
-PLAYER_UNDOABLE = {
-    "keep_vegas",
-    "choose_favor_spot",
-    "reroll",
-    "pass",
-    "claim",
-    "muscle_out",
-    "recruit",
-    "bet",
-    "favor",
-}
 
 
 class Refused(Exception):
     """A submission the service will not take. ``code`` says what kind of mistake it is:
     ``malformed``, ``illegal`` (a rule; ``rule`` names it), ``stale``, ``forbidden``,
     ``not_found``, ``closed`` (the game is finished or archived, or its record was shown),
-    ``not_over`` (the record of a game that can still go on)."""
+    ``not_over`` (the record of a game that can still go on).
 
-    def __init__(self, code: str, reason: str, rule: str | None = None) -> None:
+    An ``illegal`` refusal's ``reason`` is for the player who acted (it may speak of their own
+    hidden dice); ``public`` is what anyone else may hear (None: only the rule)."""
+
+    def __init__(self, code: str, reason: str, rule: str | None = None,
+                 public: str | None = None) -> None:
         self.code = code
         self.reason = reason
         self.rule = rule
+        self.public = public
         super().__init__(reason + (f" ({rule})" if rule else ""))
 
 
@@ -81,50 +58,17 @@ class Event:
     kind: str  # action | undo | correction | status | disclosed
     actor: str
     payload: dict[str, Any]
-    before: State
-    state: State
-    action: Action | None = None
-
-    def view(self, viewer: str | None) -> dict[str, Any]:
-        """This event as ``viewer`` may see it (None: the table screen): the action through
-        ``action_view``, the state through ``player_view``, a sentence through ``narrate``.
-        Undo and correction payloads name moves but never carry hidden dice to others."""
-        out: dict[str, Any] = {
-            "game": self.game_id,
-            "seq": self.seq,
-            "kind": self.kind,
-            "actor": self.actor,
-        }
-        if self.action is not None:
-            out["action"] = action_view(self.before, self.action, viewer)
-            out["log"] = narrate(self.before, self.action, self.state, viewer)
-        elif self.kind == "correction":
-            # The host's reason may name a hidden die: the move's own player reads it, no one
-            # else does.
-            mine = viewer is not None and viewer == self.payload["was"].get("player")
-            out["correction"] = {"target": self.payload["target"]}
-            line = f"The host corrected move {self.payload['target']}"
-            if mine:
-                out["correction"]["why"] = self.payload["why"]
-                line += f": {self.payload['why']}"
-            out["log"] = [line + "."]
-        elif self.kind == "undo":
-            out["undo"] = {"undone": self.payload["undone"]}
-            out["log"] = [
-                f"{self.actor.removeprefix('player:')} took back moves "
-                f"{', '.join(map(str, self.payload['undone']))}."
-            ]
-        else:
-            out[self.kind] = self.payload
-            out["log"] = []
-        out["state"] = player_view(self.state, viewer)
-        return out
+    before: Any  # the game's state before, and after
+    state: Any
+    rules: AnyGame  # the game the states are of
+    status: str  # the game's status right after this event
+    action: Any = None  # the game's action, for kind "action"
 
 
 @dataclass(frozen=True, slots=True)
 class Ack:
     seq: int
-    state: State
+    state: Any
     duplicate: bool = False
 
 
@@ -135,10 +79,11 @@ class Game:
     id: str
     created_at: str
     status: str
-    setup: Setup
+    rules: AnyGame  # the game this is a game of (A New Don, ...)
+    setup: Any
     events: tuple[StoredEvent, ...]
-    effective: tuple[tuple[int, Action], ...]  # (seq, action) after undos and corrections
-    state: State
+    effective: tuple[tuple[int, Any], ...]  # (seq, action) after undos and corrections
+    state: Any
     keys: dict[str, int] = field(default_factory=dict, compare=False)
 
     @property
@@ -158,7 +103,12 @@ class Game:
     def can_go_on(self) -> bool:
         """Whether moves may still be made (or taken back into play): an active game whose
         rules have not ended it."""
-        return self.status == "active" and not self.state.is_over
+        return self.status == "active" and not self.is_over
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the rules have ended the game."""
+        return self.rules.is_over(self.state)
 
 
 def _who(actor: str) -> str:
@@ -170,34 +120,19 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def _effective(events: list[StoredEvent] | tuple[StoredEvent, ...]) -> list[tuple[int, Action]]:
-    out: list[tuple[int, Action]] = []
+def _effective(
+    rules: AnyGame, events: list[StoredEvent] | tuple[StoredEvent, ...]
+) -> list[tuple[int, Any]]:
+    out: list[tuple[int, Any]] = []
     for e in events:
         if e.kind == "action":
-            out.append((e.seq, action_from_dict(e.payload)))
+            out.append((e.seq, rules.action_from_dict(e.payload)))
         elif e.kind == "undo":
             out = [(s, a) for s, a in out if s < e.payload["target"]]
         elif e.kind == "correction":
-            fixed = action_from_dict(e.payload["action"])
+            fixed = rules.action_from_dict(e.payload["action"])
             out = [(s, fixed if s == e.payload["target"] else a) for s, a in out]
     return out
-
-
-def _replay(setup: Setup, board, actions: list[tuple[int, Action]]) -> State:
-    """Replay (seq, action) pairs; a refusal names the seq of the action it refused."""
-    state = new_game(setup, board)
-    for seq, action in actions:
-        try:
-            state = apply(state, action)
-        except (RuleViolation, MalformedAction) as exc:
-            rule = getattr(exc, "rule", None)
-            reason = getattr(exc, "reason", str(exc))
-            raise Refused(
-                "illegal",
-                f"move {seq} ({action.TYPE} by {action.player}) would no longer be legal: {reason}",
-                rule,
-            ) from None
-    return state
 
 
 class TableService:
@@ -213,29 +148,41 @@ class TableService:
         for game_id, created_at, status in self.storage.games():
             try:
                 self._games[game_id] = self._load(game_id, created_at, status)
-            except (Refused, MalformedAction, RuleViolation, KeyError, ValueError) as exc:
+            except (Refused, MalformedAction, RuleViolation, KeyError, ValueError,
+                    OSError) as exc:
                 # One game an older companion let in (or a hand-edited file) must not take
                 # every other game down with it: it is left on disk untouched and reported.
-                reason = exc.reason if isinstance(exc, Refused) else str(exc)
+                reason = exc.reason if isinstance(exc, Refused | RuleViolation) else str(exc)
                 self.damaged[game_id] = reason
                 log.warning("game %s cannot be loaded and is left untouched: %s",
                             game_id, reason)
 
-    def _board(self, setup: Setup):
+    def files(self, rules: AnyGame) -> GameFiles:
+        """A game's data files: shipped ones, and the user's in the data folder's ``boards``."""
+        return GameFiles(rules, self.data_dir / "boards")
+
+    def _replay(self, game: Game, actions: list[tuple[int, Any]]) -> Any:
+        """Replay (seq, action) pairs; a refusal names the seq of the action it refused."""
         try:
-            return load_board(setup.board, len(setup.seats), self.data_dir / "boards")
-        except (KeyError, OSError, ValueError) as exc:
-            raise Refused("malformed", f"board {setup.board!r}: {exc}") from None
+            return replay_actions(game.rules, game.setup, actions, self.files(game.rules))
+        except RecordError as exc:
+            action = dict(actions).get(exc.line)
+            what = f" ({action.TYPE} by {action.player})" if action is not None else ""
+            raise Refused(
+                "illegal",
+                f"move {exc.line}{what} would no longer be legal: {exc.reason}",
+                exc.rule,
+            ) from None
 
     def _load(self, game_id: str, created_at: str, status: str) -> Game:
         events = self.storage.events(game_id)
-        setup = Setup.from_dict(events[0].payload)
-        effective = _effective(events[1:])
-        state = _replay(setup, self._board(setup), effective)
+        rules = game_of_setup(events[0].payload)
+        setup = rules.setup_from_dict(events[0].payload)
+        effective = _effective(rules, events[1:])
         keys = {e.idem_key: e.seq for e in events if e.idem_key}
-        return Game(
-            game_id, created_at, status, setup, tuple(events), tuple(effective), state, keys
-        )
+        game = Game(game_id, created_at, status, rules, setup, tuple(events), tuple(effective),
+                    None, keys)
+        return replace(game, state=self._replay(game, effective))
 
     # --- reading -------------------------------------------------------------------------
 
@@ -280,25 +227,29 @@ class TableService:
 
     # --- writing -------------------------------------------------------------------------
 
-    def create_game(self, setup: Setup | dict, actor: str = "host") -> Game:
-        setup, state = self._new_state(setup)
+    def create_game(self, setup: dict[str, Any], actor: str = "host") -> Game:
+        """A new game from a record's setup line (it names its ``game``)."""
+        rules, setup, state = self._new_state(setup)
         with self._lock:
             game_id = self._new_id()
             created = _now()
             self.storage.create_game(game_id, created, setup.to_dict(), actor)
             event = StoredEvent(game_id, 0, "setup", actor, setup.to_dict(), None, created)
-            game = Game(game_id, created, "active", setup, (event,), (), state, {})
+            game = Game(game_id, created, "active", rules, setup, (event,), (), state, {})
             self._games[game_id] = game
             return game
 
-    def _new_state(self, setup: Setup | dict) -> tuple[Setup, State]:
+    def _new_state(self, data: dict[str, Any]) -> tuple[AnyGame, Any, Any]:
         try:
-            setup = setup if isinstance(setup, Setup) else Setup.from_dict(setup)
-            return setup, new_game(setup, self._board(setup))
+            rules = game_of_setup(data)
+            setup = rules.setup_from_dict(data)
+            return rules, setup, rules.new_game(setup, self.files(rules))
         except MalformedAction as exc:
             raise Refused("malformed", str(exc)) from None
         except RuleViolation as exc:
             raise Refused("illegal", exc.reason, exc.rule) from None
+        except OSError as exc:  # a traced board's file that cannot be read
+            raise Refused("malformed", f"{exc.filename}: {exc.strerror}") from None
 
     def _new_id(self) -> str:
         game_id = secrets.token_hex(3)
@@ -309,31 +260,29 @@ class TableService:
     def submit(
         self,
         game_id: str,
-        action: Action | dict,
+        action: Any,
         *,
         actor: str,
         expected_seq: int,
         key: str | None = None,
     ) -> Ack:
-        """Apply one action: stored and published before this returns, or :class:`Refused`."""
+        """Apply one action (the game's action, or its record line as a dict): stored and
+        published before this returns, or :class:`Refused`."""
         with self._lock:
             game = self.game(game_id)
             if key is not None and key in game.keys:
                 return Ack(game.keys[key], game.state, duplicate=True)
             self._open(game)
             self._fresh(game, expected_seq)
-            try:
-                action = action if isinstance(action, Action) else action_from_dict(action)
-            except MalformedAction as exc:
-                raise Refused("malformed", str(exc)) from None
+            action = self._action(game, action)
             self._authorise(game, actor, action)
             try:
-                state = apply(game.state, action)
+                state = game.rules.apply(game.state, action)
             except MalformedAction as exc:
                 raise Refused("malformed", str(exc)) from None
             except RuleViolation as exc:
-                raise Refused("illegal", exc.reason, exc.rule) from None
-            status = "finished" if state.is_over else None
+                raise Refused("illegal", exc.reason, exc.rule, exc.public) from None
+            status = "finished" if game.rules.is_over(state) else None
             return self._commit(
                 game,
                 "action",
@@ -384,7 +333,7 @@ class TableService:
                         "only the player who made the last move can undo "
                         "it, before anyone else acts; the host can undo anything",
                     )
-                if last.TYPE not in PLAYER_UNDOABLE:
+                if not game.rules.player_may_undo(last):
                     raise Refused(
                         "forbidden",
                         f"a {last.TYPE} cannot be taken back: it rolled "
@@ -394,7 +343,7 @@ class TableService:
                     raise Refused("forbidden", "a player can undo only their last move")
                 target = seq
             effective = tuple((s, a) for s, a in game.effective if s < target)
-            state = _replay(game.setup, game.state.board, list(effective))
+            state = self._replay(game, list(effective))
             undone = [s for s, _ in game.effective if s >= target]
             return self._commit(
                 game,
@@ -413,7 +362,7 @@ class TableService:
         *,
         actor: str,
         target: int,
-        action: Action | dict,
+        action: Any,
         why: str,
         expected_seq: int,
         key: str | None = None,
@@ -432,10 +381,7 @@ class TableService:
                 raise Refused("malformed", f"say why, on one line: {exc}") from None
             self._fresh(game, expected_seq)
             self._not_disclosed(game)
-            try:
-                fixed = action if isinstance(action, Action) else action_from_dict(action)
-            except MalformedAction as exc:
-                raise Refused("malformed", str(exc)) from None
+            fixed = self._action(game, action)
             original = dict(game.effective).get(target)
             if original is None:
                 raise Refused("malformed", f"move {target} is not a move in effect")
@@ -446,7 +392,7 @@ class TableService:
                     f"{original.player}; a correction fixes its details, not who or what",
                 )
             effective = tuple((s, fixed if s == target else a) for s, a in game.effective)
-            state = _replay(game.setup, game.state.board, list(effective))
+            state = self._replay(game, list(effective))
             payload = {
                 "target": target,
                 "action": fixed.to_dict(),
@@ -454,7 +400,8 @@ class TableService:
                 "why": why,
             }
             status = (
-                "finished" if state.is_over else ("active" if game.status == "finished" else None)
+                "finished" if game.rules.is_over(state)
+                else ("active" if game.status == "finished" else None)
             )
             return self._commit(game, "correction", actor, payload, key, state, effective, status)
 
@@ -503,10 +450,19 @@ class TableService:
                 f"was made at move {expected_seq}; look again and retry",
             )
 
-    def _authorise(self, game: Game, actor: str, action: Action) -> None:
+    def _action(self, game: Game, action: Any) -> Any:
+        """The game's action for a record line (a dict), or the action itself."""
+        if not isinstance(action, dict):
+            return action
+        try:
+            return game.rules.action_from_dict(action)
+        except MalformedAction as exc:
+            raise Refused("malformed", str(exc)) from None
+
+    def _authorise(self, game: Game, actor: str, action: Any) -> None:
         if actor == "host" or actor == f"player:{action.player}":
             return
-        if (actor == "dice" or actor.startswith("dice:")) and isinstance(action, DICE_ACTIONS):
+        if (actor == "dice" or actor.startswith("dice:")) and game.rules.is_roll(action):
             return
         raise Refused("forbidden", f"{actor} cannot act for {action.player}")
 
@@ -517,10 +473,10 @@ class TableService:
         actor: str,
         payload: dict,
         key: str | None,
-        state: State,
-        effective,
+        state: Any,
+        effective: tuple[tuple[int, Any], ...],
         status: str | None,
-        action: Action | None = None,
+        action: Any = None,
     ) -> Ack:
         event = StoredEvent(game.id, game.seq + 1, kind, actor, payload, key, _now())
         self.storage.append(event, status)  # durable before anything else happens
@@ -534,7 +490,8 @@ class TableService:
             keys=keys,
         )
         self._games[game.id] = new
-        self._publish(Event(game.id, event.seq, kind, actor, payload, game.state, state, action))
+        self._publish(Event(game.id, event.seq, kind, actor, payload, game.state, state,
+                            game.rules, new.status, action))
         return Ack(event.seq, state)
 
     # --- records ------------------------------------------------------------------------
@@ -578,11 +535,12 @@ class TableService:
             record: Record = parse_record(text)
         except RecordError as exc:
             raise Refused("malformed", str(exc)) from None
-        board = self._board(record.setup)
         try:
-            state = replay(record, board)
+            state = replay(record, self.files(record.game))
         except RecordError as exc:
             raise Refused("illegal", f"line {exc.line}: {exc.reason}", exc.rule) from None
+        except OSError as exc:  # a traced board's file that cannot be read
+            raise Refused("malformed", f"{exc.filename}: {exc.strerror}") from None
         setup = record.setup
         with self._lock:
             game_id = self._new_id()
@@ -591,11 +549,12 @@ class TableService:
                 StoredEvent(game_id, i, "action", actor, a.to_dict(), None, now)
                 for i, (_, a) in enumerate(record.actions, 1)
             ]
-            status = "finished" if state.is_over else "active"
+            status = "finished" if record.game.is_over(state) else "active"
             self.storage.create_game(game_id, now, setup.to_dict(), actor, moves, status)
             first = StoredEvent(game_id, 0, "setup", actor, setup.to_dict(), None, now)
             effective = tuple((e.seq, a) for e, (_, a) in zip(moves, record.actions, strict=True))
-            game = Game(game_id, now, status, setup, (first, *moves), effective, state, {})
+            game = Game(game_id, now, status, record.game, setup, (first, *moves), effective,
+                        state, {})
             self._games[game_id] = game
             return game
 

@@ -6,7 +6,7 @@ for Vegas. The dice speak their real protocol bytes through the fake bleak backe
 thread, scanner, connections, trackers and hub are the real code. A "table robot" plays the
 people: it rolls the physical dice the hub asks for (its RollWanted events, as the table
 screen would prompt), lends red dice as the table page would, and makes the non-dice choices
-as ``companion.simulate.choose`` does. Every Roll, VegasRoll and GodfatherRoll applied to the
+as the game's own ``random_action`` does. Every Roll, VegasRoll and GodfatherRoll applied to the
 engine comes out of the hub, and the game must reach its end.
 """
 
@@ -17,14 +17,16 @@ import random
 import time
 from pathlib import Path
 
-from companion.boards import board_for_players
-from companion.dice.assignment import VEGAS, Assignment, DieRef
+from new_don_boards import board_for_players
+
+from companion.dice.assignment import Assignment, DieRef
 from companion.dice.fakeble import FakeAir, FakeDevice, FakeGoDice, FakePixel
-from companion.dice.hub import DICE_WAITS, DiceEvent, DiceProblem, RollWanted
+from companion.dice.hub import DiceEvent, DiceProblem, RollWanted
 from companion.dice.pixels_source import die_id_of
 from companion.dice.radio import BleRadio
 from companion.dice.service import DiceService
-from companion.engine import (
+from companion.games.new_don import (
+    NEW_DON,
     GodfatherRoll,
     Roll,
     Seat,
@@ -35,7 +37,7 @@ from companion.engine import (
     new_game,
     waiting_for,
 )
-from companion.simulate import choose
+from companion.games.new_don.legal import VEGAS
 
 SEATS = (("Maria", "red"), ("Johnny", "blue"), ("Claire", "green"), ("Vincent", "yellow"))
 
@@ -136,27 +138,28 @@ def test_a_whole_game_rolled_on_smart_dice(tmp_path: Path) -> None:
             time.sleep(0.02)
         time.sleep(0.2)  # every Pixels die heard at rest once: its baseline
 
-        state = new_game(Setup(tuple(Seat(n, c) for n, c in SEATS)), board_for_players(4))
-        svc.expect(state)
+        seats = tuple(Seat(n, c) for n, c in SEATS)
+        state = new_game(Setup(seats), board_for_players(4))
+        svc.expect(NEW_DON, seats, state)
         from_dice = 0
         for _ in range(5000):
             if state.is_over:
                 break
             robot.roll_wanted(state)
-            others = [w for w in waiting_for(state) if w.does not in DICE_WAITS]
+            others = [w for w in waiting_for(state) if w.dice is None]
             try:
                 action = svc.hub.actions.get_nowait()
                 from_dice += 1
             except queue.Empty:
                 if others:
-                    action = choose(state, rng)
+                    action = NEW_DON.random_action(state, rng)
                     while isinstance(action, Roll | VegasRoll | GodfatherRoll):
-                        action = choose(state, rng)
+                        action = NEW_DON.random_action(state, rng)
                 else:
                     action = svc.hub.actions.get(timeout=5)
                     from_dice += 1
             state = apply(state, action)
-            svc.expect(state, action)
+            svc.expect(NEW_DON, seats, state, action)
         else:
             raise AssertionError("the game did not end")
         assert state.is_over

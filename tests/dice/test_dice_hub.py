@@ -6,15 +6,25 @@ import time
 from pathlib import Path
 
 import pytest
+from new_don_boards import board_for_players
 
-from companion.boards import board_for_players
-from companion.dice.assignment import VEGAS, Assignment, AssignmentStore, DieRef
+from companion.dice.assignment import Assignment, AssignmentStore, DieRef
 from companion.dice.hub import DiceHub, DiceProblem, RollWanted, UnknownDie, WhoseDie
 from companion.dice.pairing import Pairing
 from companion.dice.phone import PhoneEntry, PhoneEntryError
 from companion.dice.reading import DieReading, DieState
 from companion.dice.service import DiceService
-from companion.engine import GodfatherRoll, Roll, Seat, Setup, VegasRoll, apply, new_game
+from companion.games.new_don import (
+    NEW_DON,
+    GodfatherRoll,
+    Roll,
+    Seat,
+    Setup,
+    VegasRoll,
+    apply,
+    new_game,
+)
+from companion.games.new_don.legal import VEGAS
 
 SEATS = (Seat("Maria", "red"), Seat("Johnny", "blue"), Seat("Claire", "green"))
 
@@ -58,7 +68,7 @@ def setup_state():
 def test_the_roll_off_comes_from_each_familys_dice() -> None:
     hub, clock, events = table()
     at_rest(hub, "red1", "blue1", "green1")
-    hub.expect(setup_state())
+    hub.expect(NEW_DON, SEATS, setup_state())
     assert {(e.player, e.does) for e in events if isinstance(e, RollWanted)} == {
         ("Maria", "godfather_roll"), ("Johnny", "godfather_roll"), ("Claire", "godfather_roll")}
     roll(hub, clock, "blue1", 4)
@@ -73,7 +83,7 @@ def test_a_roll_completes_when_all_dice_settled_and_none_still_tumbles() -> None
     for name, face in (("Maria", 6), ("Johnny", 2), ("Claire", 1)):
         state = apply(state, GodfatherRoll(name, face))
     at_rest(hub, *[f"red{i}" for i in range(1, 6)], "red9")
-    hub.expect(state)
+    hub.expect(NEW_DON, SEATS, state)
     for i in range(1, 5):
         roll(hub, clock, f"red{i}", i)
     assert hub.progress("Maria") == (4, 5)
@@ -90,7 +100,7 @@ def test_dice_pushed_about_before_the_roll_was_asked_for_do_not_count() -> None:
     at_rest(hub, "red1")
     roll(hub, clock, "red1", 3)  # before the engine asked
     clock.now += 5
-    hub.expect(state)
+    hub.expect(NEW_DON, SEATS, state)
     assert hub.actions.empty()
     roll(hub, clock, "red1", 5, n=2)
     assert hub.actions.get_nowait() == GodfatherRoll("Maria", 5)
@@ -101,7 +111,7 @@ def test_a_die_rolled_again_counts_once_with_its_last_face() -> None:
     state = setup_state()
     for name, face in (("Maria", 6), ("Johnny", 2), ("Claire", 1)):
         state = apply(state, GodfatherRoll(name, face))
-    hub.expect(state)
+    hub.expect(NEW_DON, SEATS, state)
     roll(hub, clock, "blue1", 1, n=1)
     roll(hub, clock, "blue1", 2, n=2)  # picked up again before the others landed
     for i in range(2, 6):
@@ -111,7 +121,7 @@ def test_a_die_rolled_again_counts_once_with_its_last_face() -> None:
 
 def test_a_leaning_die_and_an_unread_one_ask_for_a_reroll() -> None:
     hub, _clock, events = table()
-    hub.expect(setup_state())
+    hub.expect(NEW_DON, SEATS, setup_state())
     hub.feed(DieReading("pixels", "green1", DieState.ROLLING))
     hub.feed(DieReading("pixels", "green1", DieState.COCKED))
     hub.feed(DieReading("pixels", "green1", DieState.UNSURE))
@@ -123,7 +133,7 @@ def test_a_leaning_die_and_an_unread_one_ask_for_a_reroll() -> None:
 def test_a_die_that_never_settles_is_no_longer_waited_for() -> None:
     hub, clock, _ = table()
     state = setup_state()
-    hub.expect(state)
+    hub.expect(NEW_DON, SEATS, state)
     hub.feed(DieReading("pixels", "red2", DieState.ROLLING, roll=0))  # off the table
     roll(hub, clock, "red1", 4)
     assert hub.actions.empty()
@@ -143,10 +153,10 @@ def test_red_dice_are_for_vegas_and_for_whoever_won_them() -> None:
     hub, clock, events = table()
     from dataclasses import replace
 
-    from companion.engine.state import Phase
+    from companion.games.new_don.state import Phase
 
     state = replace(vegas_state(), phase=Phase.VEGAS, vegas_faces=())
-    hub.expect(state)
+    hub.expect(NEW_DON, SEATS, state)
     roll(hub, clock, "red1", 3)  # family dice never make a Vegas roll
     for i in (1, 2, 3):
         roll(hub, clock, f"vegas{i}", i + 2)
@@ -155,7 +165,7 @@ def test_red_dice_are_for_vegas_and_for_whoever_won_them() -> None:
     players = tuple(replace(p, to_roll=6, vegas_taken=(4,)) if p.name != "Maria" else p
                     for p in state.players)
     state = replace(state, phase=Phase.ROLL, players=players, moves=state.moves + 1)
-    hub.expect(state)
+    hub.expect(NEW_DON, SEATS, state)
     for i in range(1, 6):
         roll(hub, clock, f"blue{i}", 2, n=2)
     roll(hub, clock, "vegas1", 6, n=2)
@@ -176,15 +186,15 @@ def test_red_dice_are_for_vegas_and_for_whoever_won_them() -> None:
 def test_a_roll_handed_out_is_not_asked_for_again_until_applied() -> None:
     hub, clock, _events = table()
     state = vegas_state()
-    hub.expect(state)
+    hub.expect(NEW_DON, SEATS, state)
     for i in range(1, 6):
         roll(hub, clock, f"red{i}", 5)
     maria = hub.actions.get_nowait()
     state = apply(state, Roll("Johnny", (1, 1, 1, 1, 1)))  # typed in meanwhile, say
-    hub.expect(state, Roll("Johnny", (1, 1, 1, 1, 1)))
+    hub.expect(NEW_DON, SEATS, state, Roll("Johnny", (1, 1, 1, 1, 1)))
     assert "Maria" not in [w.player for w in hub.waiting()]
     state = apply(state, maria)
-    hub.expect(state, maria)
+    hub.expect(NEW_DON, SEATS, state, maria)
     assert [w.player for w in hub.waiting()] == ["Claire"]
 
 
@@ -192,7 +202,7 @@ def test_phone_entry_on_a_mixed_table() -> None:
     hub, clock, _ = table()
     phone = PhoneEntry(hub)
     state = vegas_state()
-    hub.expect(state)
+    hub.expect(NEW_DON, SEATS, state)
     with pytest.raises(PhoneEntryError, match="rolls 5 dice, not 2"):
         phone.enter("Claire", [1, 2])
     with pytest.raises(PhoneEntryError, match="1 to 6"):
@@ -208,7 +218,7 @@ def test_phone_entry_on_a_mixed_table() -> None:
 
 def test_unknown_dice_are_reported_once_and_pairing_collects_them(tmp_path: Path) -> None:
     hub, clock, events = table()
-    hub.expect(setup_state())
+    hub.expect(NEW_DON, SEATS, setup_state())
     pairing = Pairing(hub, "yellow", count=2).start()
     for die in ("new1", "new1", "new2"):
         roll(hub, clock, die, 3)
@@ -240,12 +250,12 @@ def test_sources_owned_as_a_whole_and_by_name() -> None:
 
 def test_simulated_dice_play_through_the_same_path(tmp_path: Path) -> None:
     got: list[object] = []
-    svc = DiceService(tmp_path, simulate=["red", "blue", "green"], roll_time=0.01,
+    svc = DiceService(tmp_path, simulate=NEW_DON.dice_sets(setup_state()), roll_time=0.01,
                       on_action=got.append)
     svc.start()
     try:
         state = setup_state()
-        svc.expect(state)
+        svc.expect(NEW_DON, SEATS, state)
         deadline = time.monotonic() + 5
         while len(got) < 3:
             assert time.monotonic() < deadline

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from importlib import resources
 
 import pytest
+from new_don_boards import FILES, SHIPPED, shipped_board
 
-from companion.boards import SHIPPED, shipped_board
-from companion.engine import Ability, SetKind, check_board, parse_board
-from companion.engine.board_file import BoardError
+from companion.games.new_don import Ability, SetKind, check_board, parse_board
+from companion.games.new_don.board_file import BoardError
 
-THREE_FOUR = resources.files("companion.boards").joinpath("three-four.toml").read_text()
+THREE_FOUR = FILES.shipped("boards/three-four.toml")
 
 
 def problems(text: str) -> list:

@@ -13,10 +13,10 @@ from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from new_don_boards import FILES
 
-from companion.boards import board_for_players
-from companion.engine import (
-    OPTIONS,
+from companion.games.new_don import (
+    NEW_DON,
     Action,
     Bet,
     ChooseFavorSpot,
@@ -42,17 +42,17 @@ from companion.engine import (
     player_view,
     waiting_for,
 )
-from companion.engine.board import Ability
-from companion.engine.dice import Die
-from companion.engine.record import dump_record, parse_record, replay
-from companion.engine.view import HIDDEN, dice_public, favors_public
+from companion.games.new_don.board import Ability
+from companion.games.new_don.view import HIDDEN, dice_public
+from companion.protocol import option_list
+from companion.records import dump_record, parse_record, replay
 from companion.simulate import play, random_setup
 
 GAMES = int(os.environ.get("ENGINE_PROPERTY_GAMES", "1000"))
 
 house_rules = st.builds(
     HouseRules,
-    **{name: st.sampled_from(values) for name, (values, _, _) in OPTIONS.items()},
+    **{info.name: st.sampled_from(info.values) for info in option_list(NEW_DON)},
 )
 
 
@@ -124,24 +124,6 @@ def fuzz(state: State, rng: random.Random) -> Action:
     return rng.choice([Pass(name), KeepVegas(name, dice[:2])])
 
 
-def scramble(state: State, viewer: int, rng: random.Random) -> State:
-    """Change everything ``viewer`` must not know; their view must not change."""
-    players = list(state.players)
-    for i, p in enumerate(players):
-        if i == viewer:
-            continue
-        if not dice_public(state, i):
-            p = replace(p, dice=tuple(Die(rng.randint(1, 6), d.sets_only, d.imaginary)
-                                      for d in p.dice),
-                        locked=tuple(sorted(rng.sample(p.vegas_taken,
-                                                       rng.randint(0, len(p.vegas_taken))))),
-                        to_roll=rng.randint(1, 8) if p.to_roll else 0)
-        if not favors_public(state) and p.favor is not None:
-            p = replace(p, favor=rng.randint(1, 6))
-        players[i] = p
-    return replace(state, players=tuple(players))
-
-
 @settings(max_examples=GAMES, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(3, 6), rules=house_rules)
@@ -175,7 +157,7 @@ def test_random_games_keep_every_invariant(seed: int, players: int, rules: House
         # Views do not leak: scrambling what a viewer may not know leaves their view as is.
         viewer = rng.randrange(players)
         name = after.name(viewer)
-        assert player_view(after, name) == player_view(scramble(after, viewer, rng), name)
+        assert player_view(after, name) == player_view(NEW_DON.scramble(after, name, rng), name)
         table = player_view(after, None)
         for p in table["players"]:
             assert "locked" not in p and "to_roll" not in p
@@ -188,5 +170,5 @@ def test_random_games_keep_every_invariant(seed: int, players: int, rules: House
 
     # Replaying the record gives the live state.
     assert state is not None and state.is_over
-    text = dump_record(random_setup(players, rules), actions)
-    assert replay(parse_record(text), board_for_players(players)) == state
+    text = dump_record(NEW_DON.setup_from_dict(random_setup(players, rules)), actions)
+    assert replay(parse_record(text), FILES) == state

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 from scenario import arrange, faces, favor_spots, muscle_pos, soldiers_total, table
 
-from companion.engine import (
+from companion.games.new_don import (
     ChooseFavorSpot,
     Claim,
     HouseRules,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine import MalformedAction, Setup
-from companion.engine.record import RecordError, parse_record
-from companion.engine.seats import MAX_NAME, SeatError, clean_colour, clean_name
+from companion.games.new_don import MalformedAction, Setup
+from companion.protocol.seats import MAX_NAME, SeatError, clean_colour, clean_name
+from companion.records import RecordError, parse_record
 
 
 def setup(*players):

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import random
 
-from companion.dice.assignment import VEGAS, DieRef
+from companion.dice.assignment import DieRef
 from companion.dice.reading import DieReading, DieState
 from companion.dice.service import DiceService
-from companion.engine import apply, waiting_for
-from companion.simulate import choose
+from companion.games.new_don import apply, waiting_for
+from companion.games.new_don.legal import VEGAS
+from companion.games.new_don.playout import random_action
 
 SEATS = [{"name": "Maria", "colour": "red"}, {"name": "Johnny", "colour": "blue"},
          {"name": "Claire", "colour": "green"}]
@@ -29,7 +30,7 @@ def play_to_red_rollers(server, game_id: str) -> DiceService:
     Johnny's blue dice and one red die paired."""
     rng, state = random.Random(SEED), server.service.game(game_id).state
     while not red_rollers(state) >= {"Johnny", "Claire"}:
-        action = choose(state, rng)
+        action = random_action(state, rng)
         state = apply(state, action)
         server.service.submit(game_id, action, actor="host",
                               expected_seq=server.service.game(game_id).seq)

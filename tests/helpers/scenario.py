@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.boards import shipped_board
-from companion.engine import (
+from new_don_boards import shipped_board
+
+from companion.games.new_don import (
     GodfatherRoll,
     HouseRules,
     Phase,
@@ -19,7 +20,7 @@ from companion.engine import (
     apply,
     new_game,
 )
-from companion.engine.dice import Die
+from companion.games.new_don.dice import Die
 
 NAMES = ("Maria", "Johnny", "Claire", "Vincent")
 

@@ -18,8 +18,9 @@ import threading
 import time
 from pathlib import Path
 
-from companion.boards import board_for_players
-from companion.engine.record import parse_record, replay
+from new_don_boards import FILES
+
+from companion.records import parse_record, replay
 from companion.simulate import simulate
 from companion.table import TableService
 
@@ -88,7 +89,7 @@ def check(data: Path, moves: list[dict], acked: dict[int, int], setup: dict,
         assert len(log) <= max(before, max(acked, default=-1) + 1) + 1
         # The state is the replay of the log.
         text = "\n".join(__import__("json").dumps(x) for x in [setup, *log])
-        assert replay(parse_record(text), board_for_players(PLAYERS)) == game.state
+        assert replay(parse_record(text), FILES) == game.state
         return len(log)
     finally:
         service.close()

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from companion.dice.service import DiceService
-from companion.engine import legal_actions, waiting_for
+from companion.games.new_don import legal_actions, waiting_for
 from companion.simulate import random_setup
 from companion.table import Refused, TableService
 from companion.table.dice_bridge import DiceBridge
@@ -22,7 +22,7 @@ def test_simulated_dice_play_every_roll_of_a_game_through_the_table_service(tmp_
     game = service.create_game(setup)
     bridge = DiceBridge(service, game.id)
     dice = DiceService(tmp_path / "dice", table="test", on_action=bridge.offer,
-                       simulate=[s.colour for s in setup.seats], roll_time=0.0, tick=0.01,
+                       simulate=game.rules.dice_sets(game.state), roll_time=0.0, tick=0.01,
                        early_grace=0.0)
     bridge.start(dice)
     rng = random.Random(4)

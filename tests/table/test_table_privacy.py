@@ -5,7 +5,6 @@ the log file is readable by its owner alone."""
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import stat
@@ -84,23 +83,6 @@ def test_a_reopened_game_that_nobody_read_can_go_on(service):
     service.set_status(game.id, "finished", actor="host")
     service.set_status(game.id, "active", actor="host")
     assert service.game(game.id).can_go_on
-
-
-def test_a_corrections_reason_is_for_the_moves_player_only(service):
-    game = service.create_game(RECORD[0])
-    events = []
-    service.subscribe(events.append, game.id)
-    roll = first("roll")
-    play(service, game.id, RECORD[1:roll + 1])
-    roller = RECORD[roll]["player"]
-    service.correct(game.id, actor="host", target=roll, action=RECORD[roll],
-                    why=f"camera misread: {roller}'s die shows a 6",
-                    expected_seq=service.game(game.id).seq)
-    event = events[-1]
-    other = next(p.name for p in event.state.players if p.name != roller)
-    assert "shows a 6" in json.dumps(event.view(roller))
-    for viewer in (other, None):
-        assert "shows a 6" not in json.dumps(event.view(viewer))
 
 
 @pytest.mark.parametrize("why", ["", "  ", "line one\n{\"type\": \"roll\"}", "x\u202eevil",

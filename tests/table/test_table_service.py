@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from companion.engine import Phase
+from companion.games.new_don import Phase
 from companion.simulate import simulate
 from companion.table import Refused, StorageError, TableService
 from companion.table.storage import FILENAME
@@ -269,23 +269,6 @@ def test_a_failing_subscriber_does_not_fail_a_durable_accept(service):
     service.subscribe(heard.append, game.id)
     ack = service.submit(game.id, RECORD[1], actor="host", expected_seq=0)
     assert ack.seq == 1 and [e.seq for e in heard] == [1]
-
-
-def test_subscribers_get_each_players_view_and_no_one_elses_dice(service):
-    game = service.create_game(RECORD[0])
-    events = []
-    service.subscribe(events.append, game.id)
-    roll = first_index("roll")
-    play(service, game.id, RECORD[1:roll + 1])
-    event = events[-1]
-    roller = RECORD[roll]["player"]
-    other = next(p.name for p in event.state.players if p.name != roller)
-    mine, theirs, table = event.view(roller), event.view(other), event.view(None)
-    assert mine["action"]["faces"] == RECORD[roll]["faces"]
-    assert theirs["action"]["faces"] == table["action"]["faces"] == "hidden"
-    assert theirs["log"] == [f"{roller} rolls."]
-    assert "dice" in next(p for p in mine["state"]["players"] if p["name"] == roller)
-    assert "dice" not in next(p for p in theirs["state"]["players"] if p["name"] == roller)
 
 
 def test_the_host_can_take_back_the_move_that_ended_the_game(service):

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from web_client import PLAYERS, Client, GameKeys, Reply, Seat, SSEStream
 
-from companion.engine import action_view, new_game, player_view
-from companion.engine.view import dice_public
+from companion.games.new_don import action_view, new_game, player_view
+from companion.games.new_don.view import dice_public
 from companion.table import Event, TableService
 from web import create_app
 from web.server import Running, start_in_thread

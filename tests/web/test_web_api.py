@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import random
 
-from companion.engine import player_view
+from companion.games.new_don import player_view
 from web.app import create_app
 
 ROLLOFF = [("Maria", 6), ("Johnny", 4), ("Claire", 2), ("Vincent", 1)]

@@ -24,8 +24,8 @@ from types import SimpleNamespace
 
 from red_dice import SEATS, johnny_rolls_with_a_red_die, play_to_red_rollers
 
-from companion.engine import Claim, MuscleOut, UseFavor, waiting_for
-from companion.engine.view import dice_public
+from companion.games.new_don import Claim, MuscleOut, UseFavor, waiting_for
+from companion.games.new_don.view import dice_public
 
 RECORD_SSE = """
 (() => {
@@ -162,7 +162,7 @@ def test_a_whole_game_through_the_pages_shows_each_phone_only_its_own_dice(
             w = rng.choice(waiting_for(state))
             phone = t.phones[w.player]
             if w.does in DICE:
-                faces = [rng.randint(1, 6) for _ in range(w.dice or 1)]
+                faces = [rng.randint(1, 6) for _ in range(w.dice.count if w.dice else 1)]
                 for f in faces:
                     phone.click(f"#dice-entry .faces button[data-face='{f}']")
                 phone.click("#dice-entry button.send")
@@ -212,7 +212,7 @@ def test_a_whole_game_through_the_pages_shows_each_phone_only_its_own_dice(
             if (w.does == "roll" and not corrected and state.round >= 2
                     and state.phase.value == "roll"):
                 t.host.select_option("#correct-move", str(seq))
-                true_faces = [rng.randint(1, 6) for _ in range(w.dice)]
+                true_faces = [rng.randint(1, 6) for _ in range(w.dice.count)]
                 t.host.fill("#correct-faces", " ".join(map(str, true_faces)))
                 t.host.fill("#correct-why", "the camera misread a die")
                 t.host.click("#correct")
@@ -276,7 +276,7 @@ def test_a_whole_game_through_the_pages_shows_each_phone_only_its_own_dice(
 
 
 def _legal(state, player):
-    from companion.engine import legal_actions
+    from companion.games.new_don import legal_actions
 
     return legal_actions(state, player)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from companion.engine import waiting_for
+from companion.games.new_don import waiting_for
 
 
 def test_simulated_dice_roll_for_the_new_game(tmp_path, server_factory):

@@ -9,7 +9,7 @@ import time
 
 from red_dice import SEATS, johnny_rolls_with_a_red_die, play_to_red_rollers
 
-from companion.engine import Roll, waiting_for
+from companion.games.new_don import Roll, waiting_for
 
 
 def dice_settled(server, game, timeout: float = 20) -> None:
@@ -154,7 +154,7 @@ def test_web_whose_red_die_is_answered_by_phone_or_host(tmp_path, server_factory
     game = server.create_game(SEATS)
     dice = play_to_red_rollers(server, game.id)
     state = server.service.game(game.id).state
-    waits = {w.player: w.dice for w in waiting_for(state) if w.does == "roll"}
+    waits = {w.player: w.dice.count for w in waiting_for(state) if w.does == "roll"}
     assert waits["Johnny"] == 6 and waits["Claire"] == 6
     streams = {name: server.stream(game, name) for name in ("Maria", "Johnny", "Claire")}
     table = server.stream(game, None)

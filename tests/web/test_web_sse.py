@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from companion.engine import player_view
-from companion.simulate import choose
+from companion.games.new_don import player_view
+from companion.games.new_don.playout import random_action
 from web import hub
 
 
@@ -116,7 +116,7 @@ def test_a_whole_game_over_the_api_leaks_nothing_to_any_stream(server, check_mes
             state = server.service.game(game.id).state
             if state.is_over:
                 break
-            action = choose(state, rng)
+            action = random_action(state, rng)
             r = server.act(game, action.player, action.to_dict(), key=f"k{moves}")
             assert r.status == 200, r.text
             assert r.data["viewer"] == action.player

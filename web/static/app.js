@@ -826,25 +826,47 @@ async function homePage() {
   const form = document.getElementById("create");
   if (!form) return;
   const rules = (await api("GET", "/api/rules")).data;
-  fill("options", Object.entries(rules.options).map(([name, o]) => h("div", {},
-    h("label", { for: `opt-${name}`, text: `${name.replaceAll("_", " ")}: ${o.text}` }),
-    h("select", { id: `opt-${name}`, name: `opt-${name}`, dataset: { option: name } },
-      o.values.map((v) => h("option", { value: JSON.stringify(v), selected: v === o.default ? true : null, text: String(v) + (v === o.default ? " (default)" : "") }))))));
+  const picker = document.getElementById("game");
+  fill("game", rules.games.map((g) => h("option", { value: g.id, selected: g.id === rules.default ? true : null, text: g.name })));
+  const chosen = () => rules.games.find((g) => g.id === picker.value);
+
+  // One select per choice: a game's setup choices (A New Don's board side) and house rules.
+  function selects(choices, key) {
+    return Object.entries(choices).map(([name, o]) => h("div", {},
+      h("label", { for: `${key}-${name}`, text: `${name.replaceAll("_", " ")}: ${o.text}` }),
+      h("select", { id: `${key}-${name}`, dataset: { [key]: name } },
+        o.values.map((v) => h("option", { value: JSON.stringify(v), selected: v === o.default ? true : null,
+          text: (v === null ? "as the rules say" : String(v)) + (v === o.default ? " (default)" : "") })))));
+  }
+  function showGame() {
+    const g = chosen();
+    fill("players-hint", `Players clockwise, ${g.players[0]} to ${g.players[1]}. You will get a QR code for each phone.`);
+    form.querySelectorAll(".seat-row").forEach((row, i) => { row.hidden = i >= g.players[1]; });
+    fill("setup-choices", selects(g.setup, "setup"));
+    fill("options", selects(g.options, "option"));
+  }
+  picker.addEventListener("change", showGame);
+  showGame();
+
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
+    const g = chosen();
     const players = [];
     for (const row of form.querySelectorAll(".seat-row")) {
       const name = row.querySelector("input").value.trim();
       const colour = row.querySelector("select").value;
-      if (name) players.push(colour ? { name, colour } : name);
+      if (name && !row.hidden) players.push(colour ? { name, colour } : name);
     }
-    const options = {};
+    const body = { game: g.id, players, options: {} };
     for (const sel of form.querySelectorAll("select[data-option]")) {
       const value = JSON.parse(sel.value);
-      if (value !== rules.options[sel.dataset.option].default) options[sel.dataset.option] = value;
+      if (value !== g.options[sel.dataset.option].default) body.options[sel.dataset.option] = value;
     }
-    const board = form.querySelector("[name=board]").value || undefined;
-    const res = await api("POST", "/api/games", { players, board, options }, PAGE.csrf);
+    for (const sel of form.querySelectorAll("select[data-setup]")) {
+      const value = JSON.parse(sel.value);
+      if (value !== null) body[sel.dataset.setup] = value;
+    }
+    const res = await api("POST", "/api/games", body, PAGE.csrf);
     if (!res.ok) { toast(refusal(res.data)); return; }
     window.location.href = `/host/${res.data.game_id}`;
   });

@@ -1,0 +1,149 @@
+"""Resolution D and the Appendix: using the Favor track's abilities."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from companion.games.new_don.actions import UseFavor
+from companion.games.new_don.board import ABILITY_TEXT, Ability
+from companion.games.new_don.dice import Die
+from companion.games.new_don.phases.common import (
+    check_face,
+    pool_text,
+    replace_at,
+    require_phase,
+    spend,
+)
+from companion.games.new_don.phases.resolution import my_turn, neighborhood_index
+from companion.games.new_don.state import Phase, State
+from companion.protocol.errors import MalformedAction, RuleViolation
+
+
+def use_favor(state: State, seat: int, a: UseFavor) -> State:
+    require_phase(state, Phase.RESOLUTION, "favors are used")
+    p = my_turn(state, seat, "Resolution D")
+    if seat == state.godfather:
+        raise RuleViolation("Resolution A", f"{p.name} is the Godfather, who cannot use favors")
+    if a.spot not in state.board.favor_spots:
+        raise MalformedAction(f"there is no Favor spot {a.spot}")
+    if state.favor_count(seat, a.spot) == 0:
+        raise RuleViolation(
+            "Resolution D.i", f"{p.name} has no soldier on Favor spot {a.spot} to use"
+        )
+    printed = state.board.ability(a.spot)
+    if printed is Ability.ANY:
+        try:
+            ability = Ability(a.ability)
+        except ValueError:
+            raise MalformedAction(
+                f"spot {a.spot} performs any action: say which with ability = one of "
+                + ", ".join(x.value for x in Ability if x is not Ability.ANY)
+            ) from None
+        if ability is Ability.ANY:
+            raise MalformedAction("choose a concrete ability for the 'any' spot")
+    else:
+        if a.ability is not None and a.ability != printed.value:
+            raise RuleViolation(
+                "Resolution D", f"Favor spot {a.spot} is {ABILITY_TEXT[printed]}, not {a.ability}"
+            )
+        ability = printed
+    state = _FAVOR_EFFECTS[ability](state, seat, a)
+    # The soldier goes home: Resolution D.i.
+    q = state.players[seat]
+    spot = state.board.favor_spots.index(a.spot)
+    return state.with_player(
+        seat,
+        house=q.house + 1,
+        favor_tokens=replace_at(q.favor_tokens, spot, q.favor_tokens[spot] - 1),
+    )
+
+
+def _args(a: UseFavor, allowed: set[str], ability: Ability) -> None:
+    values = (("dice", a.dice or None), ("die", a.die), ("to", a.to), ("from", a.from_))
+    given = {k for k, v in values if v is not None}
+    extra = given - allowed
+    missing = allowed - given
+    if extra or missing:
+        raise MalformedAction(
+            f"{ABILITY_TEXT[ability]} takes {', '.join(sorted(allowed))}"
+            + (f"; not {', '.join(sorted(extra))}" if extra else "")
+        )
+
+
+def _favor_reroll(state: State, seat: int, a: UseFavor) -> State:
+    _args(a, {"dice"}, Ability.FREE_REROLL)
+    state = spend(state, seat, a.dice, True, "Appendix: Free Reroll")
+    return state.with_player(seat, to_roll=len(a.dice), to_roll_sets_only=True)
+
+
+def _change_die(state: State, seat: int, a: UseFavor, ability: Ability) -> State:
+    _args(a, {"die", "to"}, ability)
+    rule = f"Appendix: {ABILITY_TEXT[ability]}"
+    if not isinstance(a.to, int) or isinstance(a.to, bool):
+        raise MalformedAction(f"{ABILITY_TEXT[ability]}: to must be a die face")
+    check_face(a.die, "die")
+    check_face(a.to, "to")
+    if ability is Ability.PLUS_MINUS_ONE and abs(a.to - a.die) != 1:
+        options = " or ".join(str(v) for v in (a.die - 1, a.die + 1) if 1 <= v <= 6)
+        raise RuleViolation(
+            rule, f"+/-1 turns a {a.die} into {options} (1 is low, 6 is high), not {a.to}"
+        )
+    if a.to == a.die:
+        raise RuleViolation(rule, f"the die already shows {a.die}")
+    p = state.players[seat]
+    # The changed die keeps its restriction, if it had one.
+    old = sorted((d for d in p.dice if d.face == a.die), key=lambda d: (not d.sets_only,))
+    if not old:
+        raise RuleViolation(rule, f"{p.name} has no {a.die}; the dice left are {pool_text(p)}")
+    dice = list(p.dice)
+    dice.remove(old[0])
+    dice.append(replace(old[0], face=a.to))
+    return state.with_player(seat, dice=tuple(dice))
+
+
+def _favor_extra(state: State, seat: int, a: UseFavor) -> State:
+    _args(a, {"die"}, Ability.EXTRA_DIE)
+    check_face(a.die, "die")
+    p = state.players[seat]
+    same = [d for d in p.dice if d.face == a.die]
+    if not same:
+        raise RuleViolation(
+            "Appendix: Treat 1 die as 2 dice",
+            f"the extra die must match one of {p.name}'s dice; they show {pool_text(p)}",
+        )
+    extra = Die(a.die, sets_only=all(d.sets_only for d in same), imaginary=True)
+    return state.with_player(seat, dice=p.dice + (extra,))
+
+
+def _favor_move(state: State, seat: int, a: UseFavor) -> State:
+    _args(a, {"from", "to"}, Ability.MOVE)
+    rule = "Appendix: Move to an empty adjacent neighborhood"
+    if not isinstance(a.to, str):
+        raise MalformedAction("the Move favor takes from and to as neighborhood ids")
+    i, j = neighborhood_index(state, a.from_), neighborhood_index(state, a.to)
+    board = state.board
+    if state.neighborhoods[i] != seat:
+        raise RuleViolation(
+            rule, f"{state.name(seat)} has no soldier on {board.neighborhoods[i].name}"
+        )
+    if not board.adjacent(a.from_, a.to):
+        near = ", ".join(board.neighbours(a.from_)) or "none"
+        raise RuleViolation(
+            rule,
+            f"{board.neighborhoods[j].name} is not next to {board.neighborhoods[i].name} "
+            f"(its neighbours: {near})",
+        )
+    if state.neighborhoods[j] is not None:
+        raise RuleViolation(rule, f"{board.neighborhoods[j].name} is not empty")
+    hoods = replace_at(replace_at(state.neighborhoods, i, None), j, seat)
+    return replace(state, neighborhoods=hoods)
+
+
+_FAVOR_EFFECTS: dict[Ability, Callable[[State, int, UseFavor], State]] = {
+    Ability.FREE_REROLL: _favor_reroll,
+    Ability.PLUS_MINUS_ONE: lambda s, i, a: _change_die(s, i, a, Ability.PLUS_MINUS_ONE),
+    Ability.TURN_DIE: lambda s, i, a: _change_die(s, i, a, Ability.TURN_DIE),
+    Ability.EXTRA_DIE: _favor_extra,
+    Ability.MOVE: _favor_move,
+}
