@@ -328,6 +328,25 @@ def submit(game_id: str):
     return acknowledge(game_id, cred.name, ack)
 
 
+@api.post("/games/<game_id>/dice/roll")
+def dice_roll(game_id: str):
+    """A player's roll, typed on their phone: the faces of a roll the game waits for from
+    them (``ask`` names which, from the picture's ``dice_wanted``). No seq: rolls by different
+    players never conflict, so everyone can type at once."""
+    data, cred = acting(game_id)
+    if cred.role is not Role.PLAYER or cred.name is None:
+        raise ApiError(403, "forbidden", "a roll is typed on the roller's own phone")
+    faces = data.get("faces")
+    if (not isinstance(faces, list) or not 1 <= len(faces) <= 20
+            or not all(isinstance(f, int) and not isinstance(f, bool) for f in faces)):
+        raise ApiError(400, "malformed", "faces must be a list of die faces")
+    ask = str_field(data, "ask", required=False, max_length=1000)
+    with views.private_refusals(cred.name, cred.name):
+        ack = service().submit_roll(game_id, cred.name, tuple(faces), actor=cred.actor,
+                                    ask=ask, key=idem_key(data, cred))
+    return acknowledge(game_id, cred.name, ack)
+
+
 @api.post("/games/<game_id>/undo")
 def undo(game_id: str):
     """Take back a move: a player their own last one; the host back to ``target``."""

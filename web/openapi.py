@@ -220,6 +220,23 @@ def spec() -> dict[str, Any]:
                     ),
                 )
             },
+            "/api/games/{game_id}/dice/roll": {
+                "post": _game_post(
+                    "Player: the faces of a roll the game waits for from them (ask: from the "
+                    "picture's dice_wanted). No expected_seq: rolls by different players never "
+                    "conflict; 409 stale only if that roll is no longer wanted",
+                    response=_PICTURE,
+                    errors=_MOVE_ERRORS,
+                    body=_object(
+                        {
+                            "faces": {"type": "array", "items": _INTEGER},
+                            "ask": _STRING,
+                            "key": _STRING,
+                        },
+                        "faces",
+                    ),
+                )
+            },
             "/api/games/{game_id}/undo": {
                 "post": _game_post(
                     "Undo: a player their own last move; the host back to target",

@@ -157,10 +157,24 @@ def picture(
         "choices": ([c.to_dict() for c in rules.choices(state, viewer)]
                     if active and viewer is not None else []),
         "can_undo": status == "active" and can_undo(rules, last_kind, last_action, viewer),
+        "dice_wanted": dice_wanted(rules, state, viewer) if active else [],
     }
     if not active:
         out["scores"] = rules.score(state)
     return out
+
+
+def dice_wanted(rules: AnyGame, state: Any, viewer: str | None) -> list[dict[str, Any]]:
+    """The rolls the game waits for from ``viewer`` (their own: a count can be a secret), with
+    what to send back to ``POST .../dice/roll``."""
+    if viewer is None:
+        return []
+    return [
+        {"does": w.does, "count": w.dice.count, "faces": list(w.dice.faces),
+         "prompt": w.dice.prompt, "ask": w.dice.ask}
+        for w in rules.waiting_for(state)
+        if w.player == viewer and w.dice is not None
+    ]
 
 
 def game_picture(game: Game, viewer: str | None) -> dict[str, Any]:

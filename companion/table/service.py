@@ -295,6 +295,39 @@ class TableService:
                 action,
             )
 
+    def submit_roll(
+        self,
+        game_id: str,
+        player: str,
+        faces: tuple[int, ...],
+        *,
+        actor: str,
+        ask: str | None = None,
+        key: str | None = None,
+    ) -> Ack:
+        """The faces of a roll the game is waiting for from ``player``, applied to the game as
+        it is now. Rolls by different players do not conflict, so unlike :meth:`submit` this
+        names no seq: it names the request (``ask``, from ``DiceRequest.ask``) and is refused
+        as stale only if the game no longer asks this player for that roll."""
+        with self._lock:
+            game = self.game(game_id)
+            if key is not None and key in game.keys:
+                return Ack(game.keys[key], game.state, duplicate=True)
+            self._open(game)
+            wanted = [w for w in game.rules.waiting_for(game.state)
+                      if w.player == player and w.dice is not None]
+            if not wanted:
+                raise Refused("stale", f"the game is not waiting for a roll from {player}")
+            request = next((w for w in wanted if ask is None or w.dice.ask == ask), None)
+            if request is None:
+                raise Refused("stale", f"the roll {player} was asked for has been made; "
+                              "look again")
+            try:
+                action = game.rules.roll_action(request, faces)
+            except (MalformedAction, IndexError) as exc:
+                raise Refused("malformed", str(exc)) from None
+            return self.submit(game_id, action, actor=actor, expected_seq=game.seq, key=key)
+
     def undo(
         self,
         game_id: str,
