@@ -18,7 +18,6 @@ from companion.gamefiles import GameFiles
 from companion.games import DEFAULT, PLANNED, game, games
 from companion.games.new_don import NEW_DON, BoardError, check_board
 from companion.games.new_don.boards import SHIPPED, load_board
-from companion.games.new_don.report import scores_table
 from companion.paths import default_data_dir
 from companion.protocol import MalformedAction, option_list
 from companion.records import RecordError, parse_record, replay
@@ -162,17 +161,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from companion.score_file import ScoreFileError, read_position
-
+    path = Path(args.file)
+    rules = game(args.game)
     try:
-        position = read_position(Path(args.file))
-    except (ScoreFileError, OSError) as exc:
-        return _fail(str(exc))
-    scores = position.score()
+        scores = rules.score_position(path.read_text("utf-8"), GameFiles(rules, path.parent))
+    except OSError as exc:
+        return _fail(f"cannot read {path}: {exc.strerror}")
+    except MalformedAction as exc:
+        return _fail(f"{path}: {exc}")
     if args.json:
-        print(json.dumps(scores.to_dict(), indent=2))
+        print(json.dumps(scores, indent=2))
     else:
-        print(scores_table(scores))
+        print(rules.score_table(scores))
     return 0
 
 
@@ -330,6 +330,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("score", help="score a final position typed in by hand (TOML)")
+    game_option(p)
     p.add_argument("file")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_score)

@@ -204,6 +204,16 @@ class Game(Protocol[S, A, U]):
         ``companion simulate``, the property tests and the benchmarks."""
         ...
 
+    def score_position(self, text: str, files: Files) -> dict[str, Any]:
+        """Score a final position a person typed in (for tables that did not track the game;
+        the format is the game's, documented with it): the same JSON as :meth:`score`, or
+        :class:`MalformedAction` saying what to fix."""
+        ...
+
+    def score_table(self, scores: dict[str, Any]) -> str:
+        """A score (from :meth:`score` or :meth:`score_position`) as a plain-text table."""
+        ...
+
     def progress(self, state: S) -> str:
         """Where the game stands, in a few words ("round 3, offer phase"), for game lists."""
         ...

@@ -13,6 +13,7 @@ generic view and the dice hub must all serve it without knowing it.
 from __future__ import annotations
 
 import random
+import tomllib
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -251,6 +252,20 @@ class HighDie:
         if w.dice is not None:
             return Roll(w.player, rng.randint(1, 6))
         return rng.choice(self.legal_actions(state, w.player))
+
+    def score_position(self, text: str, files: Files) -> dict[str, Any]:
+        """Points per player, one ``Name = points`` line each."""
+        try:
+            points = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise MalformedAction(f"not valid TOML: {exc}") from None
+        if not points or not all(isinstance(v, int) for v in points.values()):
+            raise MalformedAction("write one line per player: Name = points")
+        best = max(points.values())
+        return {"totals": points, "winners": [n for n, p in points.items() if p == best]}
+
+    def score_table(self, scores: dict[str, Any]) -> str:
+        return "\n".join(f"{n}: {p}" for n, p in scores["totals"].items())
 
     def progress(self, state: State) -> str:
         return "over" if state.over else f"round {state.round} of {state.rules.rounds}"

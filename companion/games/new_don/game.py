@@ -24,9 +24,10 @@ from companion.games.new_don.display import board_json, choices
 from companion.games.new_don.legal import VEGAS, legal_actions, waiting_for
 from companion.games.new_don.narrate import narrate
 from companion.games.new_don.playout import random_action
-from companion.games.new_don.report import summary
+from companion.games.new_don.position import read_position
+from companion.games.new_don.report import scores_table, summary
 from companion.games.new_don.rules import HouseRules
-from companion.games.new_don.scoring import score
+from companion.games.new_don.scoring import Scores, score
 from companion.games.new_don.state import State
 from companion.games.new_don.view import action_view, player_view, scramble
 from companion.protocol.game import Choice, DiceSet, Files, Waiting
@@ -126,6 +127,12 @@ class NewDon:
 
     def random_action(self, state: State, rng: random.Random) -> Action:
         return random_action(state, rng)
+
+    def score_position(self, text: str, files: Files) -> dict[str, Any]:
+        return read_position(text, files).score().to_dict()
+
+    def score_table(self, scores: dict[str, Any]) -> str:
+        return scores_table(Scores.from_dict(scores))
 
     def progress(self, state: State) -> str:
         if state.is_over:

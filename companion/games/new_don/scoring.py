@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from companion.games.new_don.board import Board
 from companion.games.new_don.rules import HouseRules
@@ -44,6 +45,18 @@ class Scores:
             ],
             "house": {"soldiers": self.house.counts, "points": self.house.points},
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Scores:
+        """A score as :meth:`to_dict` wrote it (the terminal's table is drawn from it)."""
+        return cls(
+            tuple(Placing(d["district"], d["neighborhoods"], d["points"])
+                  for d in data["districts"]),
+            Placing("House", data["house"]["soldiers"], data["house"]["points"]),
+            data["totals"],
+            tuple(data["winners"]),
+            data["tie_break"],
+        )
 
 
 def place_points(

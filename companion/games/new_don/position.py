@@ -1,4 +1,5 @@
-"""The hand-typed final position of A New Don that ``companion score FILE`` reads (TOML).
+"""A final position of A New Don typed in by hand (TOML), as ``companion score FILE`` reads it,
+for tables that did not track the whole game.
 
 For tables that did not track the whole game: who holds how many neighborhoods in each
 district, how many soldiers are left in each House, and the Muscle track from the top.
@@ -8,20 +9,15 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 
-from companion.gamefiles import GameFiles
-from companion.games.new_don import (
-    NEW_DON,
-    Board,
-    BoardError,
-    HouseRules,
-    MalformedAction,
-    Scores,
-    score_position,
-)
+from companion.games.new_don.board import Board
+from companion.games.new_don.board_file import BoardError
 from companion.games.new_don.boards import load_board
-from companion.protocol import options_from_dict
+from companion.games.new_don.rules import HouseRules
+from companion.games.new_don.scoring import Scores, score_position
+from companion.protocol.errors import MalformedAction
+from companion.protocol.game import Files
+from companion.protocol.options import options_from_dict
 
 EXAMPLE = """\
 players = ["Vincent", "Maria", "Claire", "Johnny"]
@@ -36,8 +32,8 @@ Maria = 5
 """
 
 
-class ScoreFileError(ValueError):
-    pass
+class ScoreFileError(MalformedAction):
+    """A position file that cannot be scored: the message says what to fix."""
 
 
 @dataclass(frozen=True)
@@ -55,63 +51,64 @@ class Position:
         )
 
 
-def read_position(path: Path) -> Position:
+def read_position(text: str, files: Files) -> Position:
+    """The position ``text`` describes; ``files`` holds a traced board it may name."""
     try:
-        data = tomllib.loads(path.read_text("utf-8"))
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ScoreFileError(f"{path}: not valid TOML: {exc}") from None
+        raise ScoreFileError(f"not valid TOML: {exc}") from None
     known = {"players", "board", "muscle", "house", "districts", "options"}
     unknown = set(data) - known
     if unknown:
         raise ScoreFileError(
-            f"{path}: unknown keys {', '.join(sorted(unknown))}; use: {', '.join(sorted(known))}"
+            f"unknown keys {', '.join(sorted(unknown))}; use: {', '.join(sorted(known))}"
         )
     players = data.get("players")
     if not (isinstance(players, list) and players and all(isinstance(p, str) for p in players)):
-        raise ScoreFileError(f"{path}: players must list the names, e.g.\n{EXAMPLE}")
+        raise ScoreFileError(f"players must list the names, e.g.\n{EXAMPLE}")
     if len(set(players)) != len(players):
-        raise ScoreFileError(f"{path}: a player is listed twice in players")
+        raise ScoreFileError("a player is listed twice in players")
     try:
         rules = options_from_dict(HouseRules, data.get("options"))
-        board = load_board(data.get("board"), len(players), GameFiles(NEW_DON, path.parent))
+        board = load_board(data.get("board"), len(players), files)
     except (MalformedAction, BoardError, OSError, ValueError) as exc:
-        raise ScoreFileError(f"{path}: {exc}") from None
+        raise ScoreFileError(f"{exc}") from None
 
     def check_names(where: str, names) -> None:
         for n in names:
             if n not in players:
                 raise ScoreFileError(
-                    f"{path}: {where} names {n!r}, who is not in players ({', '.join(players)})"
+                    f"{where} names {n!r}, who is not in players ({', '.join(players)})"
                 )
 
     muscle = data.get("muscle", [])
     if not isinstance(muscle, list) or not all(isinstance(m, str) for m in muscle):
-        raise ScoreFileError(f"{path}: muscle is a list of names, highest first")
+        raise ScoreFileError("muscle is a list of names, highest first")
     check_names("muscle", muscle)
     if len(set(muscle)) != len(muscle):
-        raise ScoreFileError(f"{path}: muscle lists a player twice; one token each")
+        raise ScoreFileError("muscle lists a player twice; one token each")
     house = data.get("house", {})
     check_names("[house]", house)
     for n, v in house.items():
         if not isinstance(v, int) or not 0 <= v <= board.soldiers_per_player:
             raise ScoreFileError(
-                f"{path}: [house] {n} = {v!r}: a count from 0 to {board.soldiers_per_player}"
+                f"[house] {n} = {v!r}: a count from 0 to {board.soldiers_per_player}"
             )
     districts: dict[int, dict[str, int]] = {}
     for key, counts in data.get("districts", {}).items():
         if not key.isdigit() or not 1 <= int(key) <= 6:
-            raise ScoreFileError(f"{path}: [districts] {key}: districts are named by die face 1-6")
+            raise ScoreFileError(f"[districts] {key}: districts are named by die face 1-6")
         if not isinstance(counts, dict):
-            raise ScoreFileError(f"{path}: [districts] {key} = {{ Name = count, ... }}")
+            raise ScoreFileError(f"[districts] {key} = {{ Name = count, ... }}")
         check_names(f"district {key}", counts)
         face = int(key)
         size = len(board.in_district(face))
         for n, v in counts.items():
             if not isinstance(v, int) or v < 0:
-                raise ScoreFileError(f"{path}: district {key}: {n} = {v!r} is not a count")
+                raise ScoreFileError(f"district {key}: {n} = {v!r} is not a count")
         if sum(counts.values()) > size:
             raise ScoreFileError(
-                f"{path}: district {key} has {size} neighborhoods on board "
+                f"district {key} has {size} neighborhoods on board "
                 f"{board.id!r}, but {sum(counts.values())} are listed as held"
             )
         districts[face] = dict(counts)
