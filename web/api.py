@@ -35,6 +35,7 @@ from web.security import (
     require,
     set_secret_cookie,
 )
+from web.server import CLIENT_GONE
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -374,7 +375,7 @@ def events(game_id: str):
             last = int(raw)
         except ValueError:
             raise ApiError(400, "malformed", "Last-Event-ID must be a move number") from None
-    gone = request.environ.get("waitress.client_disconnected")
+    gone = request.environ.get(CLIENT_GONE)  # web.server adds it; None under other servers
     stream = hub().stream(game_id, viewer, last, gone)
     return Response(
         stream,

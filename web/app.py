@@ -1,7 +1,7 @@
 """The Flask application factory: the table service, the keys, the event hub and the blueprints.
 
 One process holds one :class:`TableService` (the single writer of every game), so the app
-must be served by a threaded server in one process (``web.server`` runs waitress).
+must be served by a threaded server in one process (``web.server`` runs cheroot).
 """
 
 from __future__ import annotations

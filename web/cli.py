@@ -116,7 +116,7 @@ def _attach_sources(app, cameras: list[str], ports: list[str]) -> str | None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    """Start waitress in this process (the table service is the single writer) and block."""
+    """Start cheroot in this process (the table service is the single writer) and block."""
     from web.app import create_app
     from web.server import THREADS, make_server
 
@@ -129,21 +129,24 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         app = create_app({"DATA_DIR": str(data), "PUBLIC_URL": urls[0], "DICE": args.dice,
                           "DICE_ROLL_TIME": args.roll_time})
-        server = make_server(app, args.host, args.port, args.threads or THREADS)
     except StorageError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 1
+    server = make_server(app, args.host, args.port, args.threads or THREADS)
+    try:
+        server.prepare()  # binds the port and starts the worker threads
     except OSError as exc:
-        print(f"companion: cannot listen on {args.host}:{args.port}: {exc.strerror}",
+        print(f"companion: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
               file=sys.stderr)
+        app.extensions["companion"].close()
         return 1
     problem = _attach_sources(app, args.camera, args.die_port)
     if problem:
         print(f"companion: {problem}", file=sys.stderr)
+        server.stop()
         app.extensions["companion"].close()
-        server.close()  # type: ignore[attr-defined]
         return 2
-    port = server.effective_port  # type: ignore[attr-defined]
+    port = server.bind_addr[1]
     urls = addresses(args.host, port)
     app.config["PUBLIC_URL"] = urls[0]
     print("Godfather companion is running. Open this on the table screen or any phone:")
@@ -160,11 +163,13 @@ def run_serve(args: argparse.Namespace) -> int:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
+    companion = app.extensions["companion"]
     try:
-        server.run()  # type: ignore[attr-defined]
+        server.serve()
     except KeyboardInterrupt:
         pass
     finally:
-        app.extensions["companion"].close()
-        server.close()  # type: ignore[attr-defined]
+        companion.hub.close()  # end the streams so their threads return
+        server.stop()  # requests in flight finish before the games database closes
+        companion.close()
     return 0

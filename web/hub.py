@@ -5,11 +5,11 @@ appends the event to a per-game buffer and wakes the streams. Each stream then b
 viewer's picture outside the lock; the same (event, viewer) is rendered once and shared by
 every stream of that viewer (a table screen on the TV and one on a laptop, say).
 
-Every stream starts with a ``: keepalive`` comment (waitress sends nothing until the first
-bytes, and a phone would sit on "connecting"), then the full picture for its viewer with the
-current seq as its id, then one ``update`` per event. A quiet stream gets a comment every
-``KEEPALIVE`` seconds so proxies and waitress's channel timeout leave it open, and so a closed
-phone is noticed and its thread freed.
+Every stream starts with a ``: keepalive`` comment (the server sends the headers only with the
+first bytes, and a phone would sit on "connecting"), then the full picture for its viewer with
+the current seq as its id, then one ``update`` per event. A quiet stream gets a comment every
+``KEEPALIVE`` seconds so proxies leave it open, and so a phone that vanished without closing
+its connection is noticed when the write fails, and its thread freed.
 """
 
 from __future__ import annotations
@@ -29,7 +29,10 @@ from companion.table.dice_bridge import TableDice
 from web import render
 from web.dice import dice_message, progress_message
 
-KEEPALIVE = 10.0  # seconds between comments on a quiet stream (the spec suggests ~15)
+# Seconds between comments on a quiet stream (the spec suggests ~15). Short, because a
+# write is how a vanished client is found: the first write after it left still succeeds,
+# the next fails, so its thread comes back within two of these.
+KEEPALIVE = 5.0
 BUFFER = 512  # events kept per game for streams that fall behind
 RETRY_MS = 1500  # how soon EventSource reconnects after a drop
 POLL = 1.0  # seconds between checks that the client is still there
@@ -207,9 +210,9 @@ class Hub:
     ) -> Iterator[str]:
         """The text of one SSE stream, until the client goes away or the server stops.
 
-        ``gone`` (waitress's ``client_disconnected``) is polled every second: a phone that
-        locks its screen drops its connection, and its worker thread must come back at once
-        rather than after the next keep-alive write fails."""
+        ``gone`` (the server's ``CLIENT_GONE``, when it has one) is polled every second: a
+        phone that locks its screen drops its connection, and its worker thread must come back
+        at once rather than after the keep-alive writes fail."""
         feed = self.feed(game_id)  # subscribe before reading the game: nothing falls between
         dice_cursor = feed.dice_n
         yield f"retry: {RETRY_MS}\n: keepalive\n\n"

@@ -1,4 +1,4 @@
-"""Fixtures for the web tests: a real waitress server on a loopback port, a small HTTP client
+"""Fixtures for the web tests: a real cheroot server on a loopback port, a small HTTP client
 with a cookie jar, and a Server-Sent Events reader.
 
 The server runs in a thread of the test process so a test can also watch the table service
@@ -152,7 +152,9 @@ class SSEStream:
                 elif ":" in text:
                     name, _, value = text.partition(":")
                     fields[name] = value[1:] if value.startswith(" ") else value
-        except (OSError, ValueError, http.client.HTTPException):
+        # AttributeError: http.client's chunk reader, cut off by close() in another
+        # thread, closes a file that close() already dropped.
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):
             pass
 
     def next(self, timeout: float = 10) -> SSEMessage:
