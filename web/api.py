@@ -376,7 +376,7 @@ def events(game_id: str):
         except ValueError:
             raise ApiError(400, "malformed", "Last-Event-ID must be a move number") from None
     gone = request.environ.get(CLIENT_GONE)  # web.server adds it; None under other servers
-    stream = hub().stream(game_id, viewer, last, gone)
+    stream = hub().stream(game_id, viewer, last, gone, address=request.remote_addr or "")
     return Response(
         stream,
         mimetype="text/event-stream",

@@ -21,6 +21,7 @@ from web.dice import PairingDesk
 from web.hub import Hub
 from web.keys import KeyStore
 from web.security import ApiError
+from web.streams import MAX_STREAMS, PER_ADDRESS, StreamRefused, StreamSlots
 
 log = logging.getLogger(__name__)
 
@@ -60,15 +61,18 @@ def create_app(config: dict[str, Any] | None = None, service: TableService | Non
     ``companion`` command), ``PUBLIC_URL`` (the address phones use, for join QR codes when
     the page was opened on the Pi itself), ``PHONE_DICE`` (offer dice entry on the phones;
     default True: it works beside any reader), ``DICE`` (a dice reader for the game being
-    played: ``simulated``, ``phone`` or ``bluetooth``; default none) and ``DICE_ROLL_TIME``
-    (seconds a simulated roll tumbles)."""
+    played: ``simulated``, ``phone`` or ``bluetooth``; default none), ``DICE_ROLL_TIME``
+    (seconds a simulated roll tumbles), ``MAX_STREAMS`` and ``STREAMS_PER_ADDRESS`` (how many
+    event streams may be open, and from one client address: ``web.streams``)."""
     app = Flask(__name__)
-    app.config.update(DATA_DIR=None, PUBLIC_URL=None, PHONE_DICE=True, JSON_SORT_KEYS=False)
+    app.config.update(DATA_DIR=None, PUBLIC_URL=None, PHONE_DICE=True, JSON_SORT_KEYS=False,
+                      MAX_STREAMS=MAX_STREAMS, STREAMS_PER_ADDRESS=PER_ADDRESS)
     app.config.update(config or {})
     data_dir = Path(app.config["DATA_DIR"] or default_data_dir())
     owns = service is None
     service = service or TableService(data_dir)
-    companion = Companion(service, KeyStore(data_dir), Hub(service), owns)
+    slots = StreamSlots(app.config["MAX_STREAMS"], app.config["STREAMS_PER_ADDRESS"])
+    companion = Companion(service, KeyStore(data_dir), Hub(service, slots), owns)
     if app.config.get("DICE"):
         companion.dice = TableDice(service, data_dir, app.config["DICE"],
                                    roll_time=app.config.get("DICE_ROLL_TIME", 1.5))
@@ -109,6 +113,12 @@ def _error_handlers(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):
         return _error_json(exc.status, exc.code, exc.reason, exc.rule)
+
+    @app.errorhandler(StreamRefused)
+    def stream_refused(exc: StreamRefused):
+        response = _error_json(exc.status, exc.code, exc.reason)
+        response.headers["Retry-After"] = str(exc.retry_after)
+        return response
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

@@ -119,20 +119,24 @@ def run_serve(args: argparse.Namespace) -> int:
     """Start cheroot in this process (the table service is the single writer) and block."""
     from web.app import create_app
     from web.server import THREADS, make_server
+    from web.streams import SPARE_THREADS
 
-    if args.threads is not None and args.threads < 16:
-        print("companion: --threads must be at least 16 (each open page holds one)",
+    threads = args.threads or THREADS
+    if threads < SPARE_THREADS + 16:
+        print(f"companion: --threads must be at least {SPARE_THREADS + 16} (each open page "
+              f"holds one, and {SPARE_THREADS} are kept for page loads and moves)",
               file=sys.stderr)
         return 2
     data = Path(args.data)
     urls = addresses(args.host, args.port)
     try:
         app = create_app({"DATA_DIR": str(data), "PUBLIC_URL": urls[0], "DICE": args.dice,
-                          "DICE_ROLL_TIME": args.roll_time})
+                          "DICE_ROLL_TIME": args.roll_time,
+                          "MAX_STREAMS": threads - SPARE_THREADS})
     except StorageError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 1
-    server = make_server(app, args.host, args.port, args.threads or THREADS)
+    server = make_server(app, args.host, args.port, threads)
     try:
         server.prepare()  # binds the port and starts the worker threads
     except OSError as exc:

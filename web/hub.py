@@ -28,6 +28,7 @@ from companion.table import Event, Game, TableService
 from companion.table.dice_bridge import TableDice
 from web import render
 from web.dice import dice_message, progress_message
+from web.streams import HeldStream, StreamSlots
 
 # Seconds between comments on a quiet stream (the spec suggests ~15). Short, because a
 # write is how a vanished client is found: the first write after it left still succeeds,
@@ -143,10 +144,12 @@ class GameFeed:
 
 
 class Hub:
-    """All feeds, one per game with an open stream; closing it ends every stream."""
+    """All feeds, one per game with an open stream, and the count of open streams (``slots``:
+    each holds a server thread); closing it ends every stream."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: TableService, slots: StreamSlots | None = None) -> None:
         self.service = service
+        self.slots = slots or StreamSlots()
         self._feeds: dict[str, GameFeed] = {}
         self._lock = threading.Lock()
         self._logs: dict[str, tuple[int, list[render.LogEntry]]] = {}
@@ -207,12 +210,25 @@ class Hub:
         viewer: str | None,
         last_event_id: int | None,
         gone: Callable[[], bool] | None = None,
-    ) -> Iterator[str]:
-        """The text of one SSE stream, until the client goes away or the server stops.
+        address: str = "",
+    ) -> HeldStream:
+        """The text of one SSE stream, until the client goes away or the server stops; it
+        holds one of ``slots`` for ``address`` (the client's) until it is closed, or raises
+        :class:`web.streams.StreamRefused` at once when there is none.
 
         ``gone`` (the server's ``CLIENT_GONE``, when it has one) is polled every second: a
         phone that locks its screen drops its connection, and its worker thread must come back
         at once rather than after the keep-alive writes fail."""
+        slot = self.slots.take(address)
+        return HeldStream(self._messages(game_id, viewer, last_event_id, gone), slot)
+
+    def _messages(
+        self,
+        game_id: str,
+        viewer: str | None,
+        last_event_id: int | None,
+        gone: Callable[[], bool] | None,
+    ) -> Iterator[str]:
         feed = self.feed(game_id)  # subscribe before reading the game: nothing falls between
         dice_cursor = feed.dice_n
         yield f"retry: {RETRY_MS}\n: keepalive\n\n"

@@ -2,7 +2,8 @@
 
 One process only: the table service in it is the single writer of every game. Every
 Server-Sent Events stream holds one worker thread for as long as its page is open, so the pool
-is sized for a table's phones many times over: an idle thread costs about 16 KB of memory (its
+is sized for a table's phones many times over: the streams' share (``web.streams``) and the
+threads always kept for page loads and moves. An idle thread costs about 16 KB of memory (its
 stack is reserved, not touched), so 300 of them cost about 5 MB on the Pi.
 
 Why cheroot (CherryPy's WSGI server) rather than waitress: cheroot keeps idle keep-alive
@@ -24,9 +25,11 @@ from dataclasses import dataclass
 from cheroot import wsgi
 from flask import Flask
 
+from web.streams import MAX_STREAMS, SPARE_THREADS
+
 log = logging.getLogger("web.server")
 
-THREADS = 300  # >= 16: each open page holds one for its event stream
+THREADS = MAX_STREAMS + SPARE_THREADS  # 300: the streams' threads, and the ones they never get
 
 # The WSGI environ key of a callable that says whether the client has closed its end: a stream
 # waiting for the next event asks it every second, so a phone that locks its screen gives its
@@ -92,7 +95,13 @@ class Server(wsgi.Server):
 
 def make_server(app: Flask, host: str, port: int, threads: int = THREADS) -> Server:
     """A cheroot server for ``app``, not yet bound (``prepare()`` binds it: port 0 picks a
-    free one, then ``bind_addr`` holds the real port)."""
+    free one, then ``bind_addr`` holds the real port). ``threads`` must hold the app's
+    ``MAX_STREAMS`` and leave ``SPARE_THREADS`` over, or a page load could wait for a stream
+    to end."""
+    streams = app.config.get("MAX_STREAMS", MAX_STREAMS)
+    if threads < streams + SPARE_THREADS:
+        raise ValueError(f"{threads} threads cannot hold {streams} event streams and keep "
+                         f"{SPARE_THREADS} for page loads and moves")
     server = Server(
         (host, port),
         app,
