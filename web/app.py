@@ -63,7 +63,8 @@ def create_app(config: dict[str, Any] | None = None, service: TableService | Non
     default True: it works beside any reader), ``DICE`` (a dice reader for the game being
     played: ``simulated``, ``phone`` or ``bluetooth``; default none), ``DICE_ROLL_TIME``
     (seconds a simulated roll tumbles), ``MAX_STREAMS`` and ``STREAMS_PER_ADDRESS`` (how many
-    event streams may be open, and from one client address: ``web.streams``)."""
+    event streams may be open, and from one client address: ``web.streams``) and ``HTTPS``
+    (served over HTTPS: its cookies are ``Secure``)."""
     app = Flask(__name__)
     app.config.update(DATA_DIR=None, PUBLIC_URL=None, PHONE_DICE=True, JSON_SORT_KEYS=False,
                       MAX_STREAMS=MAX_STREAMS, STREAMS_PER_ADDRESS=PER_ADDRESS)

@@ -15,17 +15,22 @@ does not grow its pool by itself: every thread starts with the server (``numthre
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import select
 import socket
+import ssl
 import threading
 from dataclasses import dataclass
 
 from cheroot import wsgi
+from cheroot.server import HTTPConnection
+from cheroot.ssl.builtin import BuiltinSSLAdapter
 from flask import Flask
 
 from web.streams import MAX_STREAMS, SPARE_THREADS
+from web.tls import Certificate
 
 log = logging.getLogger("web.server")
 
@@ -85,6 +90,49 @@ class _Gateway(wsgi.Gateway_10):
         return env
 
 
+_SPEAKS_HTTPS = b"This companion speaks HTTPS: put https:// in front of its address.\r\n"
+_PLAIN_HTTP_REPLY = (
+    b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n"
+    + f"Content-Length: {len(_SPEAKS_HTTPS)}\r\n\r\n".encode()
+    + _SPEAKS_HTTPS
+)
+
+
+class _HandshakeLater(BuiltinSSLAdapter):
+    """cheroot's TLS, with the handshake left to the worker thread (:class:`_Connection`).
+
+    cheroot shakes hands in the one thread that accepts every connection, so a client that
+    connects and says nothing (a port scanner, a stranger with ``nc``) would stop the whole
+    server for as long as the socket timeout, again and again. Here it only holds one worker
+    for that long."""
+
+    def wrap(self, sock: socket.socket) -> tuple[ssl.SSLSocket, dict]:
+        wrapped = self.context.wrap_socket(sock, do_handshake_on_connect=False,
+                                           server_side=True)
+        return wrapped, {}
+
+
+class _Connection(HTTPConnection):
+    """A connection that finishes its TLS handshake in its worker thread, first thing."""
+
+    _shaken = False
+
+    def communicate(self) -> bool:
+        if isinstance(self.socket, ssl.SSLSocket) and not self._shaken:
+            try:
+                self.socket.do_handshake()
+            except ssl.SSLError as exc:
+                if "http request" in str(exc).lower():  # plain http:// to the HTTPS port
+                    with contextlib.suppress(OSError):
+                        socket.socket.sendall(self.socket, _PLAIN_HTTP_REPLY)  # bypasses TLS
+                return False  # also a phone refusing the certificate: nothing to say
+            except OSError:
+                return False  # timed out or gone during the handshake
+            self._shaken = True
+            self.ssl_env = self.server.ssl_adapter.get_environ(self.socket)
+        return super().communicate()
+
+
 class Server(wsgi.Server):
     """cheroot's WSGI server, logging through :mod:`logging` (a phone that drops its stream
     is an INFO line there, not a line on the terminal)."""
@@ -93,11 +141,13 @@ class Server(wsgi.Server):
         log.log(level, "%s", msg, exc_info=traceback)
 
 
-def make_server(app: Flask, host: str, port: int, threads: int = THREADS) -> Server:
+def make_server(
+    app: Flask, host: str, port: int, threads: int = THREADS, tls: Certificate | None = None
+) -> Server:
     """A cheroot server for ``app``, not yet bound (``prepare()`` binds it: port 0 picks a
     free one, then ``bind_addr`` holds the real port). ``threads`` must hold the app's
     ``MAX_STREAMS`` and leave ``SPARE_THREADS`` over, or a page load could wait for a stream
-    to end."""
+    to end. With ``tls`` it speaks HTTPS only."""
     streams = app.config.get("MAX_STREAMS", MAX_STREAMS)
     if threads < streams + SPARE_THREADS:
         raise ValueError(f"{threads} threads cannot hold {streams} event streams and keep "
@@ -116,6 +166,9 @@ def make_server(app: Flask, host: str, port: int, threads: int = THREADS) -> Ser
     server.keep_alive_conn_limit = 256  # idle keep-alive connections cost a socket, no thread
     server.max_request_header_size = 64 * 1024  # cheroot's default is unlimited
     server.max_request_body_size = 8 * 1024 * 1024
+    if tls is not None:
+        server.ssl_adapter = _HandshakeLater(str(tls.cert), str(tls.key))
+        server.ConnectionClass = _Connection
     return server
 
 
@@ -130,7 +183,8 @@ class Running:
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        scheme = "http" if self.server.ssl_adapter is None else "https"
+        return f"{scheme}://{self.host}:{self.port}"
 
     def stop(self, app: Flask | None = None) -> None:
         """End the streams (when ``app`` is given) so their threads return, then stop the
@@ -142,10 +196,14 @@ class Running:
 
 
 def start_in_thread(
-    app: Flask, host: str = "127.0.0.1", port: int = 0, threads: int = THREADS
+    app: Flask,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    threads: int = THREADS,
+    tls: Certificate | None = None,
 ) -> Running:
     """Serve ``app`` from a background thread; returns where it listens."""
-    server = make_server(app, host, port, threads)
+    server = make_server(app, host, port, threads, tls)
     server.prepare()  # bound and listening before this returns
     thread = threading.Thread(target=server.serve, name="cheroot", daemon=True)
     thread.start()
