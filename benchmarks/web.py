@@ -38,6 +38,7 @@ from companion.games.new_don import NEW_DON, State, action_from_dict, apply, new
 from companion.games.new_don.actions import Setup  # noqa: E402
 from companion.games.new_don.boards import load_board  # noqa: E402
 from companion.games.new_don.playout import random_action  # noqa: E402
+from web.server import THREADS  # noqa: E402
 
 PLAYERS = ["Maria", "Johnny", "Claire", "Vincent"]
 
@@ -87,7 +88,9 @@ class Stream:
                         self.arrived[event_id] = time.perf_counter()
                         self.cond.notify_all()
                     event_id = None
-        except (OSError, ValueError, http.client.HTTPException):
+        # AttributeError: http.client's chunk reader, cut off by close() in another
+        # thread, closes a file that close() already dropped.
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):
             return
 
     def wait(self, seq: int, timeout: float) -> bool:
@@ -223,7 +226,8 @@ def main() -> int:
     ms = 1000.0
     print(f"machine: {machine()}")
     print(f"{args.games} games, {results['actions']} actions, {results.get('streams', 0)} streams "
-          "(8 phones, 4 table screens), server: companion serve (waitress, one process)")
+          "(8 phones, 4 table screens)")
+    print(f"server: companion serve (cheroot, one process, a fixed pool of {THREADS} threads)")
     for label, key in [("POST round trip (durable accept)", "post"),
                        ("POST -> event, each stream", "event"),
                        ("POST -> event on every stream (slowest)", "all")]:

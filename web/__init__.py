@@ -1,7 +1,7 @@
 """The phone-friendly web companion: table screen, phones, host page (issue 4).
 
 ``create_app`` builds the Flask app around one :class:`companion.table.TableService`;
-``companion serve`` (``web.cli``) runs it under waitress. See docs/web.md.
+``companion serve`` (``web.cli``) runs it under cheroot. See docs/web.md.
 """
 
 from web.app import create_app

@@ -41,6 +41,7 @@ from web.security import (
     same_origin,
     set_secret_cookie,
 )
+from web.server import CLIENT_GONE
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -415,12 +416,13 @@ def events(game_id: str):
             last = int(raw)
         except ValueError:
             raise ApiError(400, "malformed", "Last-Event-ID must be a move number") from None
-    gone = request.environ.get("waitress.client_disconnected")
+    gone = request.environ.get(CLIENT_GONE)  # web.server adds it; None under other servers
     still_valid = None
     cred = credential(game_id, Role.PLAYER) if viewer is not None else None
     if cred is not None:
         still_valid = functools.partial(seat_still_held, keys(), game_id, cred.token)
-    stream = hub().stream(game_id, viewer, last, gone, still_valid)
+    stream = hub().stream(game_id, viewer, last, gone, still_valid,
+                          address=request.remote_addr or "")
     return Response(
         stream,
         mimetype="text/event-stream",

@@ -1,7 +1,7 @@
 """The Flask application factory: the table service, the keys, the event hub and the blueprints.
 
 One process holds one :class:`TableService` (the single writer of every game), so the app
-must be served by a threaded server in one process (``web.server`` runs waitress).
+must be served by a threaded server in one process (``web.server`` runs cheroot).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from web.dice import PairingDesk
 from web.hub import Hub
 from web.keys import KeyStore
 from web.security import ApiError, allowed_host_names, check_host
+from web.streams import MAX_STREAMS, PER_ADDRESS, StreamRefused, StreamSlots
 
 log = logging.getLogger(__name__)
 
@@ -77,19 +78,23 @@ def create_app(config: dict[str, Any] | None = None, service: TableService | Non
     ``companion`` command), ``PUBLIC_URL`` (the address phones use, for join QR codes when
     the page was opened on the Pi itself), ``PHONE_DICE`` (offer dice entry on the phones;
     default True: it works beside any reader), ``DICE`` (a dice reader for the game being
-    played: ``simulated``, ``phone`` or ``bluetooth``; default none) and ``DICE_ROLL_TIME``
-    (seconds a simulated roll tumbles), ``ALLOWED_HOSTS`` (names besides this machine's own
-    that the ``Host`` header may carry) and ``TRUST_LOOPBACK`` (a browser on the companion
-    itself may start games; default True, turn it off behind a reverse proxy)."""
+    played: ``simulated``, ``phone`` or ``bluetooth``; default none), ``DICE_ROLL_TIME``
+    (seconds a simulated roll tumbles), ``MAX_STREAMS`` and ``STREAMS_PER_ADDRESS`` (how many
+    event streams may be open, and from one client address: ``web.streams``), ``HTTPS``
+    (served over HTTPS: its cookies are ``Secure``), ``ALLOWED_HOSTS`` (names besides this
+    machine's own that the ``Host`` header may carry) and ``TRUST_LOOPBACK`` (a browser on
+    the companion itself may start games; default True, turn it off behind a reverse proxy)."""
     app = Flask(__name__)
     app.config.update(DATA_DIR=None, PUBLIC_URL=None, PHONE_DICE=True, JSON_SORT_KEYS=False,
-                      MAX_CONTENT_LENGTH=MAX_BODY, TRUST_LOOPBACK=True)
+                      MAX_CONTENT_LENGTH=MAX_BODY, TRUST_LOOPBACK=True,
+                      MAX_STREAMS=MAX_STREAMS, STREAMS_PER_ADDRESS=PER_ADDRESS)
     app.config.update(config or {})
     app.config["ALLOWED_HOSTS"] = allowed_host_names(app.config.get("ALLOWED_HOSTS") or ())
     data_dir = Path(app.config["DATA_DIR"] or default_data_dir())
     owns = service is None
     service = service or TableService(data_dir)
-    companion = Companion(service, KeyStore(data_dir), Hub(service), owns)
+    slots = StreamSlots(app.config["MAX_STREAMS"], app.config["STREAMS_PER_ADDRESS"])
+    companion = Companion(service, KeyStore(data_dir), Hub(service, slots), owns)
     if app.config.get("DICE"):
         companion.dice = TableDice(service, data_dir, app.config["DICE"],
                                    roll_time=app.config.get("DICE_ROLL_TIME", 1.5))
@@ -141,6 +146,12 @@ def _error_handlers(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):
         return _error_json(exc.status, exc.code, exc.reason, exc.rule)
+
+    @app.errorhandler(StreamRefused)
+    def stream_refused(exc: StreamRefused):
+        response = _error_json(exc.status, exc.code, exc.reason)
+        response.headers["Retry-After"] = str(exc.retry_after)
+        return response
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

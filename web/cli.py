@@ -15,11 +15,15 @@ import argparse
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import segno
 
 from companion.paths import default_data_dir
 from companion.table import StorageError
+
+if TYPE_CHECKING:
+    from web.tls import Prepared
 
 DEFAULT_PORT = 8000
 DICE_TEXT = {
@@ -86,19 +90,57 @@ def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
         help="a name this companion also answers to (e.g. a DNS name on your network); it "
         "always answers to its IP addresses, localhost, its hostname and hostname.local",
     )
+    p.add_argument(
+        "--https",
+        action="store_true",
+        help="serve over HTTPS with a self-signed certificate made on first start in "
+        "DIR/tls (each phone warns once: compare the fingerprint printed here); see "
+        "docs/web.md for the trade-offs",
+    )
+    p.add_argument("--cert", metavar="FILE", help="with --key: your own certificate (PEM, "
+                   "chain after it) instead of the self-signed one; implies --https")
+    p.add_argument("--key", metavar="FILE", help="the private key of --cert (PEM, unencrypted)")
     p.add_argument("--threads", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     p.set_defaults(func=run_serve)
     return p
 
 
-def addresses(host: str, port: int) -> list[str]:
+def addresses(host: str, port: int, scheme: str = "http") -> list[str]:
     from web.server import lan_addresses
 
     if host in ("0.0.0.0", "", "::"):
         ips = lan_addresses()
-        return [f"http://{ip}:{port}/" for ip in ips] + [f"http://localhost:{port}/"]
-    return [f"http://{host}:{port}/"]
+        return [f"{scheme}://{ip}:{port}/" for ip in ips] + [f"{scheme}://localhost:{port}/"]
+    return [f"{scheme}://{host}:{port}/"]
+
+
+def _certificate(args: argparse.Namespace, data: Path) -> Prepared:
+    """The certificate to serve HTTPS with: ``--cert``/``--key``, else the self-signed one
+    in the data folder (made, reused or remade). Raises CertificateError."""
+    from web.server import lan_addresses
+    from web.tls import CertificateError, Prepared, load, names_to_cover, self_signed
+
+    wanted = names_to_cover(lan_addresses(), args.host) + [
+        n for n in args.allow_host if n not in names_to_cover([], args.host)]
+    if args.cert is None:
+        return self_signed(data, wanted)
+    if args.key is None:
+        raise CertificateError("--cert needs --key (the certificate's private key)")
+    own = load(Path(args.cert), Path(args.key))
+    news = f"your certificate, {args.cert}"
+    missing = [n for n in wanted if n not in own.names and n not in ("localhost", "127.0.0.1")]
+    if missing:
+        news += f" (it does not name {', '.join(missing)}: a phone opening those will warn)"
+    return Prepared(own, news)
+
+
+def _print_https(prepared: Prepared) -> None:
+    cert = prepared.certificate
+    print(f"HTTPS: {prepared.news}.\nIt is valid for {', '.join(cert.names)}.")
+    print("Each phone warns the first time unless the certificate is signed by an authority it "
+          "trusts;\non its warning page, check that the certificate's SHA-256 fingerprint is")
+    print(f"  {cert.fingerprint}")
 
 
 def _attach_sources(app, cameras: list[str], ports: list[str]) -> str | None:
@@ -124,35 +166,54 @@ def _attach_sources(app, cameras: list[str], ports: list[str]) -> str | None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    """Start waitress in this process (the table service is the single writer) and block."""
+    """Start cheroot in this process (the table service is the single writer) and block."""
     from web.app import create_app
     from web.server import THREADS, make_server
+    from web.streams import SPARE_THREADS
+    from web.tls import CertificateError
 
-    if args.threads is not None and args.threads < 16:
-        print("companion: --threads must be at least 16 (each open page holds one)",
+    threads = args.threads or THREADS
+    if threads < SPARE_THREADS + 16:
+        print(f"companion: --threads must be at least {SPARE_THREADS + 16} (each open page "
+              f"holds one, and {SPARE_THREADS} are kept for page loads and moves)",
               file=sys.stderr)
         return 2
     data = Path(args.data)
-    urls = addresses(args.host, args.port)
+    https = args.https or args.cert is not None or args.key is not None
+    prepared = None
+    if https:
+        try:
+            prepared = _certificate(args, data)
+        except (CertificateError, OSError) as exc:
+            print(f"companion: HTTPS: {exc}", file=sys.stderr)
+            return 2 if isinstance(exc, CertificateError) else 1
+    scheme = "https" if https else "http"
+    urls = addresses(args.host, args.port, scheme)
     try:
         app = create_app({"DATA_DIR": str(data), "PUBLIC_URL": urls[0], "DICE": args.dice,
-                          "DICE_ROLL_TIME": args.roll_time, "ALLOWED_HOSTS": args.allow_host})
-        server = make_server(app, args.host, args.port, args.threads or THREADS)
+                          "DICE_ROLL_TIME": args.roll_time, "HTTPS": https,
+                          "MAX_STREAMS": threads - SPARE_THREADS,
+                          "ALLOWED_HOSTS": args.allow_host})
     except StorageError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 1
+    tls = prepared.certificate if prepared else None
+    server = make_server(app, args.host, args.port, threads, tls)
+    try:
+        server.prepare()  # binds the port and starts the worker threads
     except OSError as exc:
-        print(f"companion: cannot listen on {args.host}:{args.port}: {exc.strerror}",
+        print(f"companion: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
               file=sys.stderr)
+        app.extensions["companion"].close()
         return 1
     problem = _attach_sources(app, args.camera, args.die_port)
     if problem:
         print(f"companion: {problem}", file=sys.stderr)
+        server.stop()
         app.extensions["companion"].close()
-        server.close()  # type: ignore[attr-defined]
         return 2
-    port = server.effective_port  # type: ignore[attr-defined]
-    urls = addresses(args.host, port)
+    port = server.bind_addr[1]
+    urls = addresses(args.host, port, scheme)
     app.config["PUBLIC_URL"] = urls[0]
     owner = f"{urls[0]}?key={app.extensions['companion'].keys.owner_key}"
     print("Godfather companion is running. Open this on the table screen or any phone:")
@@ -165,6 +226,8 @@ def run_serve(args: argparse.Namespace) -> int:
         segno.make(owner, error="m").terminal(compact=True)
         print(f"\nScan to open {urls[0]} as the table's owner (phones must be on the same "
               "Wi-Fi).")
+    if prepared is not None:
+        _print_https(prepared)
     print(f"Dice: {DICE_TEXT[args.dice]}")
     print(f"Games are saved in {data}. Stop with Ctrl-C.", flush=True)
 
@@ -172,11 +235,13 @@ def run_serve(args: argparse.Namespace) -> int:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
+    companion = app.extensions["companion"]
     try:
-        server.run()  # type: ignore[attr-defined]
+        server.serve()
     except KeyboardInterrupt:
         pass
     finally:
-        app.extensions["companion"].close()
-        server.close()  # type: ignore[attr-defined]
+        companion.hub.close()  # end the streams so their threads return
+        server.stop()  # requests in flight finish before the games database closes
+        companion.close()
     return 0

@@ -5,11 +5,11 @@ appends the event to a per-game buffer and wakes the streams. Each stream then b
 viewer's picture outside the lock; the same (event, viewer) is rendered once and shared by
 every stream of that viewer (a table screen on the TV and one on a laptop, say).
 
-Every stream starts with a ``: keepalive`` comment (waitress sends nothing until the first
-bytes, and a phone would sit on "connecting"), then the full picture for its viewer with the
-current seq as its id, then one ``update`` per event. A quiet stream gets a comment every
-``KEEPALIVE`` seconds so proxies and waitress's channel timeout leave it open, and so a closed
-phone is noticed and its thread freed.
+Every stream starts with a ``: keepalive`` comment (the server sends the headers only with the
+first bytes, and a phone would sit on "connecting"), then the full picture for its viewer with
+the current seq as its id, then one ``update`` per event. A quiet stream gets a comment every
+``KEEPALIVE`` seconds so proxies leave it open, and so a phone that vanished without closing
+its connection is noticed when the write fails, and its thread freed.
 """
 
 from __future__ import annotations
@@ -26,8 +26,12 @@ from companion.dice.hub import DiceEvent
 from companion.table import Event, Game, TableService
 from companion.table.dice_bridge import TableDice
 from web import views
+from web.streams import HeldStream, StreamSlots
 
-KEEPALIVE = 10.0  # seconds between comments on a quiet stream (the spec suggests ~15)
+# Seconds between comments on a quiet stream (the spec suggests ~15). Short, because a
+# write is how a vanished client is found: the first write after it left still succeeds,
+# the next fails, so its thread comes back within two of these.
+KEEPALIVE = 5.0
 BUFFER = 512  # events kept per game for streams that fall behind
 RETRY_MS = 1500  # how soon EventSource reconnects after a drop
 POLL = 1.0  # seconds between checks that the client is still there
@@ -120,10 +124,12 @@ class GameFeed:
 
 
 class Hub:
-    """All feeds, one per game with an open stream; closing it ends every stream."""
+    """All feeds, one per game with an open stream, and the count of open streams (``slots``:
+    each holds a server thread); closing it ends every stream."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: TableService, slots: StreamSlots | None = None) -> None:
         self.service = service
+        self.slots = slots or StreamSlots()
         self._feeds: dict[str, GameFeed] = {}
         self._lock = threading.Lock()
         self._logs: dict[str, tuple[int, list[views.LogEntry]]] = {}
@@ -189,15 +195,30 @@ class Hub:
         last_event_id: int | None,
         gone: Callable[[], bool] | None = None,
         still_valid: Callable[[], bool] | None = None,
-    ) -> Iterator[str]:
-        """The text of one SSE stream, until the client goes away or the server stops.
+        address: str = "",
+    ) -> HeldStream:
+        """The text of one SSE stream, until the client goes away or the server stops; it
+        holds one of ``slots`` for ``address`` (the client's) until it is closed, or raises
+        :class:`web.streams.StreamRefused` at once when there is none.
 
-        ``gone`` (waitress's ``client_disconnected``) is polled every second: a phone that
-        locks its screen drops its connection, and its worker thread must come back at once
-        rather than after the next keep-alive write fails. ``still_valid`` is polled as
+        ``gone`` (the server's ``CLIENT_GONE``, when it has one) is polled every second: a
+        phone that locks its screen drops its connection, and its worker thread must come back
+        at once rather than after the keep-alive writes fail. ``still_valid`` is polled as
         often: a player's stream ends with a ``revoked`` message as soon as their seat's
-        session ends (the seat was claimed on another phone), so the old phone stops
-        showing that player's dice at once."""
+        session ends (the seat was claimed on another phone), so the old phone stops showing
+        that player's dice at once."""
+        slot = self.slots.take(address)
+        return HeldStream(self._messages(game_id, viewer, last_event_id, gone, still_valid),
+                          slot)
+
+    def _messages(
+        self,
+        game_id: str,
+        viewer: str | None,
+        last_event_id: int | None,
+        gone: Callable[[], bool] | None,
+        still_valid: Callable[[], bool] | None,
+    ) -> Iterator[str]:
         feed = self.feed(game_id)  # subscribe before reading the game: nothing falls between
         dice_cursor = feed.dice_n
         yield f"retry: {RETRY_MS}\n: keepalive\n\n"

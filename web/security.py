@@ -172,4 +172,5 @@ def anon_csrf(response: Response) -> str:
 
 
 def set_secret_cookie(response: Response, name: str, value: str, max_age: int) -> None:
-    response.set_cookie(name, value, max_age=max_age, httponly=True, samesite="Strict")
+    response.set_cookie(name, value, max_age=max_age, httponly=True, samesite="Strict",
+                        secure=bool(current_app.config.get("HTTPS")))  # never sent over http

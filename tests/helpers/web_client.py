@@ -127,7 +127,9 @@ class SSEStream:
                 elif ":" in text:
                     name, _, value = text.partition(":")
                     fields[name] = value[1:] if value.startswith(" ") else value
-        except (OSError, ValueError, http.client.HTTPException):
+        # AttributeError: http.client's chunk reader, cut off by close() in another
+        # thread, closes a file that close() already dropped.
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):
             pass
 
     def next(self, timeout: float = 10) -> SSEMessage:

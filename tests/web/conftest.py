@@ -1,5 +1,5 @@
-"""Fixtures for the web tests: a real waitress server on a loopback port, a small HTTP client
-with a cookie jar, and a Server-Sent Events reader.
+"""Fixtures for the web tests: a real cheroot server on a loopback port (the HTTP client and
+the Server-Sent Events reader are in tests/helpers/web_client.py).
 
 The server runs in a thread of the test process so a test can also watch the table service
 directly (the authoritative states every page and event is checked against).

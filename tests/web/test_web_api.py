@@ -1,4 +1,4 @@
-"""The JSON API against a real server on a loopback port: creating games, acting,
+"""The JSON API against a real cheroot server on a loopback port: creating games, acting,
 refusals with their reasons, credentials, CSRF, undo and corrections, export, OpenAPI."""
 
 from __future__ import annotations

@@ -11,8 +11,6 @@ import time
 import urllib.request
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 SERVE = (
     "import argparse, sys; from web.cli import add_serve_parser; "
@@ -55,32 +53,4 @@ def test_serve_refuses_too_few_threads(tmp_path):
         [sys.executable, "-c", SERVE, "serve", "--threads", "4", "--data", str(tmp_path)],
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     )
-    assert r.returncode == 2 and "at least 16" in r.stderr
-
-
-def test_a_server_in_a_thread_stops_in_its_own_thread_without_the_trigger(tmp_path):
-    """The tests' background server stops by an event its loop checks, and closes its
-    sockets in the loop's thread: it does not reach across threads through waitress's
-    trigger pipe (a stop through it once failed with EBADF in CI)."""
-    import socket
-
-    from web import create_app
-    from web.server import start_in_thread
-
-    app = create_app({"DATA_DIR": str(tmp_path)})
-    running = start_in_thread(app)
-    try:
-        with urllib.request.urlopen(running.url + "/", timeout=10) as reply:
-            assert reply.status == 200
-
-        def broken(thunk=None):
-            raise OSError(9, "Bad file descriptor")
-
-        running.server.trigger.pull_trigger = broken  # a stop must not need it
-        running.stop(app)
-        assert not running.thread.is_alive()
-        assert running.server._map == {}
-        with pytest.raises(ConnectionRefusedError):
-            socket.create_connection(("127.0.0.1", running.port), timeout=2).close()
-    finally:
-        app.extensions["companion"].close()
+    assert r.returncode == 2 and "at least 60" in r.stderr
