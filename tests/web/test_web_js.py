@@ -3,7 +3,8 @@
 Every module parses as an ES module (``node --check``), ESLint finds nothing (web/jslint: the
 recommended rules, no unused or undefined names, browser globals), every import names a
 module that exists and exports what is imported, every module is reachable from the entry,
-and every page the templates declare is one the entry starts.
+and every page the templates declare is one the entry starts. And the generic view, which
+shows a game without views of its own, plays High Die (tests/helpers) in Chromium.
 
 Node.js and ESLint are needed for the first two: without them those tests skip, and fail
 instead when ``CI=true`` (``.ci/run`` installs ESLint from web/jslint's lockfile).
@@ -13,12 +14,17 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from high_die import HIGH_DIE
+
+from companion import games
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "web" / "static"
@@ -210,6 +216,31 @@ def test_page_modules_export_what_the_entry_calls() -> None:
     assert not wrong, "\n".join(wrong)
 
 
+def own_views() -> dict[str, set[str]]:
+    """The games js/games.js lists, each with the parts it has modules for."""
+    text = (STATIC / "js" / "games.js").read_text()
+    out: dict[str, set[str]] = {}
+    for game, body in re.findall(r"\"([\w-]+)\":\s*\{([^}]*)\}", text):
+        out[game] = set(re.findall(r"(\w+):\s*\(\)\s*=>\s*import", body))
+    return out
+
+
+def test_a_game_with_pages_of_its_own_has_views_of_its_own_and_the_other_way_round() -> None:
+    """A game's own template (web/templates/games/<id>/<page>.html) holds the places its own
+    view draws into, and the shared templates those of the generic view: a game has its own
+    view for a page exactly when it has its own template for it, and a folder under
+    web/static/games/ is a game js/games.js lists."""
+    views = own_views()
+    assert views, "no game listed in js/games.js"
+    templates = {
+        d.name: {t.stem for t in d.glob("*.html")} for d in (TEMPLATES / "games").iterdir()
+    }
+    pages = {game: parts - {"words"} for game, parts in views.items()}
+    assert pages == templates
+    folders = {d.name for d in (STATIC / "games").iterdir() if d.is_dir()}
+    assert folders == set(views)
+
+
 def test_every_page_in_the_templates_is_one_the_entry_starts() -> None:
     """Each template's ``data-page`` is a page main.js knows (or the message page, which
     runs nothing), and every page loads the entry as a module and nothing else."""
@@ -228,3 +259,99 @@ def test_every_page_in_the_templates_is_one_the_entry_starts() -> None:
     assert [s for _, s in scripts] == [
         "<script type=\"module\" src=\"{{ url_for('pages.static', filename='js/main.js') }}\">"
     ], scripts
+
+
+@pytest.fixture
+def high_die() -> Iterator[None]:
+    games.register(HIGH_DIE)
+    yield
+    games.unregister(HIGH_DIE.id)
+
+
+def key_values(page, player: str) -> dict[str, str]:
+    """What the generic view shows of one player: its names and values."""
+    return page.eval_on_selector(
+        f"#players .player[data-player='{player}']",
+        "el => Object.fromEntries([...el.querySelectorAll('dt')]"
+        ".map(dt => [dt.textContent, dt.nextElementSibling.textContent]))",
+    )
+
+
+def test_the_generic_view_plays_a_game_it_has_no_views_for(server, browser, high_die) -> None:
+    """High Die has no views of its own: its pages are the shared templates and the generic
+    view. Two phones and the table screen play it to the end in Chromium: each die typed on
+    its roller's phone, each call a button of the phone's choices, a move taken back; each
+    phone shows its own die and nobody else's; the score is on every page at the end."""
+    contexts = []
+    errors: list[str] = []
+
+    def page(path: str, **headers: str):
+        ctx = browser.new_context(extra_http_headers=headers)
+        contexts.append(ctx)
+        p = ctx.new_page()
+        p.on("pageerror", lambda e: errors.append(str(e)))
+        p.set_default_timeout(10_000)
+        p.goto(server.url + path)
+        return p
+
+    try:
+        game = server.create_game(["Ann", "Bo"], game="high-die", options={"rounds": 3})
+        phones = {
+            name: page(f"/play/{game.id}", **{"X-Player-Token": seat.token})
+            for name, seat in game.seats.items()
+        }
+        table = page(f"/table/{game.id}")
+
+        def settle() -> None:
+            seq = str(server.service.game(game.id).seq)
+            for p in [*phones.values(), table]:
+                p.wait_for_function("s => document.body.dataset.seq === s", arg=seq)
+
+        settle()
+        assert table.locator("#players .player[data-player]").count() == 2
+        assert table.inner_text("#turn") == "Waiting: Ann to roll; Bo to roll"
+        rng = random.Random(4)
+        undone = False
+        while not server.service.game(game.id).is_over:
+            state = server.service.game(game.id).state
+            w = rng.choice(HIGH_DIE.waiting_for(state))
+            phone = phones[w.player]
+            seq = server.service.game(game.id).seq
+            if w.dice is not None:
+                phone.click(f"#dice-entry .faces button[data-face='{rng.randint(1, 6)}']")
+                phone.click("#dice-entry button.send")
+            else:
+                calls = phone.eval_on_selector_all(
+                    "#choices button.choice", "els => els.map(e => e.dataset.group)"
+                )
+                assert sorted(calls) == ["keep", "reroll"]
+                phone.click(f"#choices button.choice[data-group='{rng.choice(calls)}']")
+            phone.wait_for_function("s => Number(document.body.dataset.seq) > s", arg=seq)
+            settle()
+            state = server.service.game(game.id).state
+            for name, p in phones.items():
+                die = state.dice[state.seat(name)]
+                assert key_values(p, name)["die"] == ("—" if die is None else str(die))
+                for other in set(phones) - {name}:
+                    assert "die" not in key_values(p, other), f"{name} sees {other}'s die"
+            if not undone and phone.locator("#undo").count():
+                phone.click("#undo")
+                phone.wait_for_function("s => Number(document.body.dataset.seq) > s + 1", arg=seq)
+                settle()
+                undone = True
+        settle()
+        assert undone
+        assert "Winner:" in table.inner_text("#over")
+        for phone in phones.values():
+            assert "Game over" in phone.text_content("#cards")
+        end = page(f"/end/{game.id}")
+        end.wait_for_selector("#scores table.scores")
+        assert "Winner:" in end.inner_text("#scores")
+        shots = os.environ.get("WEB_SCREENSHOTS")
+        if shots:
+            table.screenshot(path=f"{shots}/generic-table.png", full_page=True)
+            phones["Ann"].screenshot(path=f"{shots}/generic-phone.png", full_page=True)
+        assert not errors, errors
+    finally:
+        for ctx in contexts:
+            ctx.close()

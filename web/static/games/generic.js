@@ -29,7 +29,7 @@ function label(key) {
 }
 
 function keyValues(entries) {
-  return h("dl", { class: "kv" }, entries.map(([k, v]) => [h("dt", { text: label(k) }), h("dd", { text: readable(v) })]));
+  return h("dl", { class: "kv" }, entries.flatMap(([k, v]) => [h("dt", { text: label(k) }), h("dd", { text: readable(v) })]));
 }
 
 /* Each player as the viewer may see them: everything their entry in the view holds. */
@@ -79,8 +79,8 @@ function play(page) {
   const base = `/api/games/${page.game}`;
   const live = new Live(`${base}/events?as=player`, { picture: render, dice: (d) => prompts.take(d) });
   const prompts = new DicePrompts(page, live);
-  const entry = new DiceEntry(() => live.redraw());
-  const post = (path, body, options = {}) => send(`${base}/${path}`, body, { csrf: page.csrf, live, ...options });
+  const entry = new DiceEntry(page, live);
+  const post = (path, body) => send(`${base}/${path}`, body, { csrf: page.csrf, live });
 
   function choicesCard(pic) {
     return h("section", { class: "card", id: "choices" }, h("h2", { text: "Your move" }),
@@ -90,21 +90,11 @@ function play(page) {
       }, c.label))));
   }
 
-  /* A roll the game waits for from this phone, typed face by face. A roll names the request
-   * it answers (`ask`), not a seq: other players' moves meanwhile do not make it stale. */
-  function entryCard(wanted) {
-    const n = wanted.count;
-    return entry.card({ ask: wanted.ask, count: n, faces: wanted.faces, type: wanted.does,
-      prompt: wanted.prompt || `Roll your ${n} ${n === 1 ? "die" : "dice"}` },
-    async (faces) => (await post("dice/roll", { faces, ask: wanted.ask }, { anySeq: true })) !== null);
-  }
-
   function cards(pic) {
-    const wanted = pic.dice_wanted || [];
     return [
       pic.scores ? h("section", { class: "card" }, h("h2", { text: "Game over" }), scoreCard(pic.scores)) : null,
-      ...prompts.cards(wanted.length > 0),
-      pic.status === "active" && wanted.length && page.phoneDice === "1" ? entryCard(wanted[0]) : null,
+      ...prompts.cards((pic.dice_wanted || []).length > 0),
+      entry.card(pic),
       pic.choices.length ? choicesCard(pic) : null,
       pic.can_undo ? h("section", { class: "card" },
         h("button", { class: "danger", id: "undo", onclick: () => post("undo", {}) }, "Undo my last move")) : null,

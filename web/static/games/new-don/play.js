@@ -12,30 +12,23 @@ import { builder } from "./builder.js";
 import { diceWithOrigins, donDie } from "./dice.js";
 import { familiesBox } from "./families.js";
 import { scoreTable } from "./scores.js";
-import { isRoll, words } from "./words.js";
-
-const ROLL_PROMPT = {
-  godfather_roll: () => "Roll one die for Godfather",
-  vegas_roll: (n) => `Roll the ${n} red Vegas dice`,
-  roll: (n) => `Roll your ${n} ${n === 1 ? "die" : "dice"}`,
-};
+import { words } from "./words.js";
 
 export function start(page) {
   const me = page.player;
   const base = `/api/games/${page.game}`;
   let board = null;
   let selected = [];  // indices into my dice, tapped to narrow the choices
+  let selectedOf = "";  // the dice they index: other dice (rolled, corrected) drop them
 
   const live = new Live(`${base}/events?as=player`, { picture: render, dice: (d) => prompts.take(d) });
   const prompts = new DicePrompts(page, live);
-  const entry = new DiceEntry(() => live.redraw());
+  const entry = new DiceEntry(page, live);
 
   async function post(path, body) {
-    const done = await send(`${base}/${path}`, body, { csrf: page.csrf, live });
-    if (!done) return false;
+    if (!(await send(`${base}/${path}`, body, { csrf: page.csrf, live }))) return;
     selected = [];  // the dice tapped were for the move just made
     live.redraw();
-    return true;
   }
   const act = (action) => post("actions", { action });
 
@@ -67,14 +60,6 @@ export function start(page) {
       mine && mine.favor ? h("p", { class: "small" }, "Your favor: ", donDie(mine.favor, { small: true })) : null);
   }
 
-  /* Typing the roll the game waits for from me (the roll action itself: its type and faces). */
-  function entryCard(pic, w) {
-    const n = w.dice || 1;
-    const type = w.does;
-    return entry.card({ ask: `${type}:${n}:${pic.view.round}`, count: n, prompt: ROLL_PROMPT[type](n), type, red: type === "vegas_roll" },
-      (faces) => act(type === "godfather_roll" ? { type, player: me, face: faces[0] } : { type, player: me, faces }));
-  }
-
   function gameOverCard(pic) {
     return h("section", { class: "card" }, h("h2", { text: "Game over" }),
       h("p", { text: pic.view.end || "The host ended the game." }), scoreTable(pic.scores, pic.view),
@@ -87,12 +72,13 @@ export function start(page) {
 
   function cards(pic) {
     const dice = myDice(pic);
+    const now = dice.map((d) => d.face).join();
+    if (now !== selectedOf) { selected = []; selectedOf = now; }
     const faces = selected.map((i) => dice[i] && dice[i].face).filter(Boolean).sort((a, b) => a - b);
-    const rolls = pic.view.waiting.filter((w) => w.player === me && isRoll(w.does));
     return [
       pic.scores ? gameOverCard(pic) : null,
-      ...prompts.cards(rolls.length > 0),
-      pic.status === "active" && rolls.length && page.phoneDice === "1" ? entryCard(pic, rolls[0]) : null,
+      ...prompts.cards((pic.dice_wanted || []).length > 0),
+      entry.card(pic, { red: ["vegas_roll"] }),
       pic.scores ? null : diceCard(pic, dice),
       builder(pic, faces, act),
       pic.can_undo ? undoCard() : null,

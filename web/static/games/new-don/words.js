@@ -16,8 +16,3 @@ function phase(pic) {
 }
 
 export const words = { phase, does: DOES, rollField: (move) => ROLLS[move.type] || null };
-
-/* Which of these actions a phone types in as a roll. */
-export function isRoll(does) {
-  return does in ROLLS;
-}
