@@ -1,13 +1,13 @@
 """The pages' JavaScript: ES modules served as they are (no build step), checked here.
 
-Every module parses as an ES module (``node --check``), ESLint finds nothing (web/jslint: the
+Every module parses as an ES module (``node --check``), ESLint finds nothing (jslint/: the
 recommended rules, no unused or undefined names, browser globals), every import names a
 module that exists and exports what is imported, every module is reachable from the entry,
 and every page the templates declare is one the entry starts. And the generic view, which
 shows a game without views of its own, plays High Die (tests/helpers) in Chromium.
 
 Node.js and ESLint are needed for the first two: without them those tests skip, and fail
-instead when ``CI=true`` (``.ci/run`` installs ESLint from web/jslint's lockfile).
+instead when ``CI=true`` (``.ci/run`` installs ESLint from jslint/package-lock.json).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from companion import games
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "web" / "static"
 TEMPLATES = ROOT / "web" / "templates"
-JSLINT = ROOT / "web" / "jslint"
+JSLINT = ROOT / "jslint"
 ESLINT = JSLINT / "node_modules" / ".bin" / "eslint"
 ENTRY = STATIC / "js" / "main.js"
 
@@ -68,7 +68,7 @@ def eslint() -> str:
     return needs(
         "ESLint",
         str(ESLINT) if ESLINT.exists() else None,
-        "run `npm ci --prefix web/jslint` (Node.js and npm needed)",
+        "run `npm ci --prefix jslint` (Node.js and npm needed)",
     )
 
 

@@ -111,7 +111,7 @@ class Moves {
 export function start(page) {
   const seats = new Seats(page);
   const moves = new Moves(page);
-  let words = null;  // the game's own words, once the first picture says which game it is
+  let words = null;  // see loadWords: the first picture says which game this is
   const whose = new Map();  // dieKey -> whose_die message
 
   async function hostSend(path, body, confirm) {
@@ -121,15 +121,17 @@ export function start(page) {
 
   function render(pic, log) {
     if (!words) loadWords(pic.game);
-    showTurn(pic, words || plainWords);
+    showTurn(pic, words);
     fill("status", pic.status);
     document.getElementById("export").hidden = pic.status === "active" && !pic.scores;
     showLog(log);
     moves.follow(pic.seq);
   }
 
+  /* The game's own words: the phase line, what each player is waited for, which moves are
+   * rolls (to correct). Meanwhile, and for a game without them, the plain ones. */
   async function loadWords(game) {
-    words = plainWords;  // meanwhile, and if the game has none
+    words = plainWords;
     words = (await gameModule(game, "words")).words;
     moves.words = words;
     moves.show();

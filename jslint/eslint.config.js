@@ -1,5 +1,5 @@
 // ESLint for the pages' modules (web/static): plain ES modules in the browser, no build step.
-// Run from the repository root: web/jslint/node_modules/.bin/eslint -c web/jslint/eslint.config.js web/static
+// Run from the repository root: jslint/node_modules/.bin/eslint -c jslint/eslint.config.js web/static
 import js from "@eslint/js";
 import globals from "globals";
 
