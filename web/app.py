@@ -123,6 +123,10 @@ def _security_headers(response: Response) -> Response:
     if request.path.startswith(("/api/", "/play/", "/host/", "/join/")):
         # A player's dice or a host key must not stay in a shared browser's cache.
         response.headers["Cache-Control"] = "no-store"
+    elif request.path.startswith("/static/"):
+        # Modules import each other: after an upgrade a phone must not mix old and new ones,
+        # so it asks each time (a 304 when nothing changed).
+        response.headers["Cache-Control"] = "no-cache"
     return response
 
 

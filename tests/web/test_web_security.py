@@ -340,3 +340,9 @@ def test_a_name_given_with_allow_host_is_served(tmp_path, server_factory):
     server = server_factory(tmp_path / "data", ALLOWED_HOSTS=["tisch.lan"])
     assert raw_request(server, "GET", "/", headers={"Host": "tisch.lan:8000"})[0] == 200
     assert raw_request(server, "GET", "/", headers={"Host": "tisch.lan.evil"})[0] == 400
+
+
+def test_the_pages_modules_are_checked_again_after_an_upgrade(server):
+    """Modules import each other: a phone must not run old ones beside new ones."""
+    r = server.client().get("/static/js/main.js")
+    assert r.status == 200 and r.headers["Cache-Control"] == "no-cache"

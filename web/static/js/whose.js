@@ -20,6 +20,6 @@ export function whoseCard(message, buttons) {
 /* Say whose it is, as the host or as the player themself; true once it counts. */
 export async function answerWhose(game, csrf, message, player, { asHost = false } = {}) {
   const done = await send(`/api/games/${game}/dice/whose`, { ...message.die, player }, { csrf, asHost });
-  if (done) toast(`The red die counts for ${done.player}.`, true);
+  if (done) toast(`The ${message.noun || "die"} counts for ${done.player}.`, true);
   return done !== null;
 }
