@@ -229,13 +229,14 @@ class TableService:
 
     def create_game(self, setup: dict[str, Any], actor: str = "host") -> Game:
         """A new game from a record's setup line (it names its ``game``)."""
-        rules, setup, state = self._new_state(setup)
+        rules, chosen, state = self._new_state(setup)
+        line = chosen.to_dict()
         with self._lock:
             game_id = self._new_id()
             created = _now()
-            self.storage.create_game(game_id, created, setup.to_dict(), actor)
-            event = StoredEvent(game_id, 0, "setup", actor, setup.to_dict(), None, created)
-            game = Game(game_id, created, "active", rules, setup, (event,), (), state, {})
+            self.storage.create_game(game_id, created, line, actor)
+            event = StoredEvent(game_id, 0, "setup", actor, line, None, created)
+            game = Game(game_id, created, "active", rules, chosen, (event,), (), state, {})
             self._games[game_id] = game
             return game
 
@@ -314,11 +315,11 @@ class TableService:
             if key is not None and key in game.keys:
                 return Ack(game.keys[key], game.state, duplicate=True)
             self._open(game)
-            wanted = [w for w in game.rules.waiting_for(game.state)
+            wanted = [(w, w.dice) for w in game.rules.waiting_for(game.state)
                       if w.player == player and w.dice is not None]
             if not wanted:
                 raise Refused("stale", f"the game is not waiting for a roll from {player}")
-            request = next((w for w in wanted if ask is None or w.dice.ask == ask), None)
+            request = next((w for w, dice in wanted if ask is None or dice.ask == ask), None)
             if request is None:
                 raise Refused("stale", f"the roll {player} was asked for has been made; "
                               "look again")
@@ -504,7 +505,7 @@ class TableService:
         game: Game,
         kind: str,
         actor: str,
-        payload: dict,
+        payload: dict[str, Any],
         key: str | None,
         state: Any,
         effective: tuple[tuple[int, Any], ...],

@@ -163,6 +163,9 @@ class Board:
     def index(self, neighborhood_id: str) -> int:
         return self._index[neighborhood_id]
 
+    def neighborhood(self, neighborhood_id: str) -> Neighborhood:
+        return self.neighborhoods[self._index[neighborhood_id]]
+
     def has(self, neighborhood_id: str) -> bool:
         return neighborhood_id in self._index
 
@@ -176,7 +179,7 @@ class Board:
         return frozenset((a, b)) in self.adjacency
 
     def neighbours(self, neighborhood_id: str) -> list[str]:
-        out = []
+        out: list[str] = []
         for pair in self.adjacency:
             if neighborhood_id in pair:
                 out.extend(x for x in pair if x != neighborhood_id)

@@ -1,13 +1,12 @@
 """A final position of A New Don typed in by hand (TOML), as ``companion score FILE`` reads it,
-for tables that did not track the whole game.
-
-For tables that did not track the whole game: who holds how many neighborhoods in each
+for tables that did not track the whole game: who holds how many neighborhoods in each
 district, how many soldiers are left in each House, and the Muscle track from the top.
 """
 
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from companion.games.new_don.board import Board
@@ -74,7 +73,7 @@ def read_position(text: str, files: Files) -> Position:
     except (MalformedAction, BoardError, OSError, ValueError) as exc:
         raise ScoreFileError(f"{exc}") from None
 
-    def check_names(where: str, names) -> None:
+    def check_names(where: str, names: Iterable[str]) -> None:
         for n in names:
             if n not in players:
                 raise ScoreFileError(

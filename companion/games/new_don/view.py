@@ -110,7 +110,7 @@ def player_view(state: State, viewer: str | None) -> dict[str, Any]:
     }
     if state.phase is Phase.OFFER:
         view["offer"] = {
-            "target": state.name(state.offer_target),
+            "target": state.name(state.offer_seat),
             "step": state.offer_step.value if state.offer_step else None,
             "number": state.offer_number,
         }
