@@ -350,32 +350,7 @@ class TableService:
             self._fresh(game, expected_seq)
             if not game.effective:
                 raise Refused("illegal", "there is nothing to undo")
-            if actor == "host":
-                target = game.effective[-1][0] if target is None else target
-                if target not in {s for s, _ in game.effective}:
-                    raise Refused("malformed", f"move {target} is not a move in effect")
-            else:
-                seq, last = game.effective[-1]
-                name = actor.removeprefix("player:")
-                if (
-                    game.events[-1].seq != seq
-                    or last.player != name
-                    or not actor.startswith("player:")
-                ):
-                    raise Refused(
-                        "forbidden",
-                        "only the player who made the last move can undo "
-                        "it, before anyone else acts; the host can undo anything",
-                    )
-                if not game.rules.player_may_undo(last):
-                    raise Refused(
-                        "forbidden",
-                        f"a {last.TYPE} cannot be taken back: it rolled "
-                        "dice or showed something to the table; ask the host",
-                    )
-                if target not in (None, seq):
-                    raise Refused("forbidden", "a player can undo only their last move")
-                target = seq
+            target = self._undo_target(game, actor, target)
             effective = tuple((s, a) for s, a in game.effective if s < target)
             state = self._replay(game, list(effective))
             undone = [s for s, _ in game.effective if s >= target]
@@ -389,6 +364,33 @@ class TableService:
                 effective,
                 "active" if game.status == "finished" else None,
             )
+
+    def _undo_target(self, game: Game, actor: str, target: int | None) -> int:
+        """The first move ``actor`` may take back (it and every later one go): the host's
+        choice (the last move when None), or a player's own last move if nobody has acted
+        since and it rolled no die and showed nothing."""
+        if actor == "host":
+            target = game.effective[-1][0] if target is None else target
+            if target not in {s for s, _ in game.effective}:
+                raise Refused("malformed", f"move {target} is not a move in effect")
+            return target
+        seq, last = game.effective[-1]
+        name = actor.removeprefix("player:")
+        if game.events[-1].seq != seq or last.player != name or not actor.startswith("player:"):
+            raise Refused(
+                "forbidden",
+                "only the player who made the last move can undo "
+                "it, before anyone else acts; the host can undo anything",
+            )
+        if not game.rules.player_may_undo(last):
+            raise Refused(
+                "forbidden",
+                f"a {last.TYPE} cannot be taken back: it rolled "
+                "dice or showed something to the table; ask the host",
+            )
+        if target not in (None, seq):
+            raise Refused("forbidden", "a player can undo only their last move")
+        return seq
 
     def correct(
         self,
