@@ -22,7 +22,7 @@ from typing import Any
 
 from companion.gamefiles import GameFiles
 from companion.games import AnyGame, game_of_setup
-from companion.protocol import MalformedAction, RuleViolation
+from companion.protocol import Action, MalformedAction, RuleViolation, Setup
 from companion.protocol.seats import SeatError, clean_line
 from companion.records import Record, RecordError, dump_record, parse_record, replay, replay_actions
 from companion.table.storage import Storage, StoredEvent
@@ -62,7 +62,7 @@ class Event:
     state: Any
     rules: AnyGame  # the game the states are of
     status: str  # the game's status right after this event
-    action: Any = None  # the game's action, for kind "action"
+    action: Action | None = None  # the game's action, for kind "action"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +80,9 @@ class Game:
     created_at: str
     status: str
     rules: AnyGame  # the game this is a game of (A New Don, ...)
-    setup: Any
+    setup: Setup
     events: tuple[StoredEvent, ...]
-    effective: tuple[tuple[int, Any], ...]  # (seq, action) after undos and corrections
+    effective: tuple[tuple[int, Action], ...]  # (seq, action) after undos and corrections
     state: Any
     keys: dict[str, int] = field(default_factory=dict, compare=False)
 
@@ -122,8 +122,8 @@ def _now() -> str:
 
 def _effective(
     rules: AnyGame, events: list[StoredEvent] | tuple[StoredEvent, ...]
-) -> list[tuple[int, Any]]:
-    out: list[tuple[int, Any]] = []
+) -> list[tuple[int, Action]]:
+    out: list[tuple[int, Action]] = []
     for e in events:
         if e.kind == "action":
             out.append((e.seq, rules.action_from_dict(e.payload)))
@@ -161,7 +161,7 @@ class TableService:
         """A game's data files: shipped ones, and the user's in the data folder's ``boards``."""
         return GameFiles(rules, self.data_dir / "boards")
 
-    def _replay(self, game: Game, actions: list[tuple[int, Any]]) -> Any:
+    def _replay(self, game: Game, actions: list[tuple[int, Action]]) -> Any:
         """Replay (seq, action) pairs; a refusal names the seq of the action it refused."""
         try:
             return replay_actions(game.rules, game.setup, actions, self.files(game.rules))
@@ -240,7 +240,7 @@ class TableService:
             self._games[game_id] = game
             return game
 
-    def _new_state(self, data: dict[str, Any]) -> tuple[AnyGame, Any, Any]:
+    def _new_state(self, data: dict[str, Any]) -> tuple[AnyGame, Setup, Any]:
         try:
             rules = game_of_setup(data)
             setup = rules.setup_from_dict(data)
@@ -261,7 +261,7 @@ class TableService:
     def submit(
         self,
         game_id: str,
-        action: Any,
+        action: Action | dict[str, Any],
         *,
         actor: str,
         expected_seq: int,
@@ -398,7 +398,7 @@ class TableService:
         *,
         actor: str,
         target: int,
-        action: Any,
+        action: Action | dict[str, Any],
         why: str,
         expected_seq: int,
         key: str | None = None,
@@ -486,16 +486,17 @@ class TableService:
                 f"was made at move {expected_seq}; look again and retry",
             )
 
-    def _action(self, game: Game, action: Any) -> Any:
+    def _action(self, game: Game, action: Action | dict[str, Any]) -> Action:
         """The game's action for a record line (a dict), or the action itself."""
         if not isinstance(action, dict):
             return action
         try:
-            return game.rules.action_from_dict(action)
+            parsed: Action = game.rules.action_from_dict(action)
         except MalformedAction as exc:
             raise Refused("malformed", str(exc)) from None
+        return parsed
 
-    def _authorise(self, game: Game, actor: str, action: Any) -> None:
+    def _authorise(self, game: Game, actor: str, action: Action) -> None:
         if actor == "host" or actor == f"player:{action.player}":
             return
         if (actor == "dice" or actor.startswith("dice:")) and game.rules.is_roll(action):
@@ -510,9 +511,9 @@ class TableService:
         payload: dict[str, Any],
         key: str | None,
         state: Any,
-        effective: tuple[tuple[int, Any], ...],
+        effective: tuple[tuple[int, Action], ...],
         status: str | None,
-        action: Any = None,
+        action: Action | None = None,
     ) -> Ack:
         event = StoredEvent(game.id, game.seq + 1, kind, actor, payload, key, _now())
         self.storage.append(event, status)  # durable before anything else happens
