@@ -336,6 +336,19 @@ def _components(c: _Checker, data: dict[str, Any]) -> tuple[dict[str, int], Sour
     return counts, c.sources(comp.get("source", "rulebook"), list(counts), line, "[components]")
 
 
+def _tables(c: _Checker, raw: list[Any], key: str) -> list[dict[str, Any] | None]:
+    """The entries of a ``[[key]]`` list, None for each that is not a table (reported)."""
+    out: list[dict[str, Any] | None] = []
+    for i, table in enumerate(raw):
+        if isinstance(table, dict):
+            out.append(table)
+            continue
+        c.error(c.lines.key(key), f"{key} #{i + 1} is {table!r}, not a table",
+                f"write each one as a [[{key}]] table (see docs/boards.md)")
+        out.append(None)
+    return out
+
+
 def _districts(c: _Checker, data: dict[str, Any]) -> list[District]:
     """[[districts]]: one for each die face, sorted by face."""
     raw = data.get("districts", [])
@@ -348,7 +361,8 @@ def _districts(c: _Checker, data: dict[str, Any]) -> list[District]:
         raw = []
     seen_faces: dict[int, int] = {}  # face -> the line it was first defined on
     districts = [
-        d for i, table in enumerate(raw) if (d := _district(c, i, table, seen_faces)) is not None
+        d for i, table in enumerate(_tables(c, raw, "districts"))
+        if table is not None and (d := _district(c, i, table, seen_faces)) is not None
     ]
     first = c.lines.start("districts", 0)
     for face in range(1, 7):
@@ -450,8 +464,8 @@ def _neighborhoods(
     ids: dict[str, int] = {}  # id -> the line it was first defined on
     links: list[_Link] = []
     neighborhoods: list[Neighborhood] = []
-    for i, table in enumerate(raw):
-        found = _neighborhood(c, i, table, faces, ids)
+    for i, table in enumerate(_tables(c, raw, "neighborhoods")):
+        found = _neighborhood(c, i, table, faces, ids) if table is not None else None
         if found is not None:
             neighborhoods.append(found[0])
             links.extend(found[1])

@@ -111,9 +111,11 @@ def _muscle(data: dict[str, Any], players: list[str]) -> list[str]:
 def _house(data: dict[str, Any], players: list[str], board: Board) -> dict[str, int]:
     """Soldiers left in each House."""
     house = data.get("house", {})
+    if not isinstance(house, dict):
+        raise ScoreFileError("[house] is a table of soldiers left: Name = count")
     _check_names(players, "[house]", house)
     for n, v in house.items():
-        if not isinstance(v, int) or not 0 <= v <= board.soldiers_per_player:
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= board.soldiers_per_player:
             raise ScoreFileError(
                 f"[house] {n} = {v!r}: a count from 0 to {board.soldiers_per_player}"
             )
@@ -123,7 +125,10 @@ def _house(data: dict[str, Any], players: list[str], board: Board) -> dict[str, 
 def _districts(data: dict[str, Any], players: list[str], board: Board) -> dict[int, dict[str, int]]:
     """Neighborhoods held, per district (by its die face); no more than the district has."""
     districts: dict[int, dict[str, int]] = {}
-    for key, counts in data.get("districts", {}).items():
+    raw = data.get("districts", {})
+    if not isinstance(raw, dict):
+        raise ScoreFileError("[districts] is a table: 3 = { Name = count, ... }")
+    for key, counts in raw.items():
         if not key.isdigit() or not 1 <= int(key) <= 6:
             raise ScoreFileError(f"[districts] {key}: districts are named by die face 1-6")
         if not isinstance(counts, dict):
