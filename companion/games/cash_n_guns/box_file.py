@@ -354,3 +354,25 @@ def load_box(ref: str | None, files: Files) -> Box:
     if ref is None:
         return _parsed(files.shipped(SHIPPED), SHIPPED)
     return _parsed(files.user(ref), ref)
+
+
+def check_report(text: str, filename: str = SHIPPED) -> tuple[bool, str]:
+    """What a box check prints: every problem with its line and fix, then a verdict with the
+    deck's make-up and how many facts are placeholders. ``ok`` is False if it has errors."""
+    box, problems = check_box(text)
+    lines = [p.format(filename) for p in problems]
+    if box is None:
+        errors = sum(1 for p in problems if not p.warning)
+        lines.append(f"\n{filename}: {errors} error(s). See docs/cash-n-guns.md (The box).")
+        return False, "\n".join(lines)
+    warnings = f", {len(problems)} warning(s)" if problems else ""
+    lines.append(
+        f"{filename}: OK: {box.players[0]}-{box.players[1]} players, {box.turns} turns of "
+        f"{box.loot_per_turn} Loot cards, {box.bangs} Bang! and {box.clicks} Click each"
+        f"{warnings}.")
+    lines.append("Loot deck: " + ", ".join(f"{n} x {c.label}" for c, n in box.loot) + ".")
+    placeholders = box.placeholders()
+    if placeholders:
+        lines.append(f"{len(placeholders)} facts are placeholders, not from the manual:")
+        lines += [f"  {p}" for p in placeholders]
+    return True, "\n".join(lines)

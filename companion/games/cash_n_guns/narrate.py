@@ -92,7 +92,7 @@ def _take(before: State, after: State, who: str, card_id: str) -> str:
                     "another card.")
         return (f"{who} takes the Clip and a Bang! from the discard pile (no other card left "
                 "to discard).")
-    return f"{who} takes {'the' if card.kind is LootKind.PAINTING else 'a'} {card.label}."
+    return f"{who} takes a {card.label}."
 
 
 def _wounds(n: int) -> str:

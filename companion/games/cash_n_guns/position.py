@@ -65,7 +65,8 @@ def read_position(text: str, files: Files) -> Scores:
         raise PositionError(f"no players: write one [Name] table per player, e.g.\n{EXAMPLE}")
     low, high = box.players
     if not low <= len(players) <= high:
-        raise PositionError(f"{len(players)} players: {box.name} is played by {low} to {high}")
+        raise PositionError(f"{len(players)} player(s) listed, but {box.name} is played by "
+                            f"{low} to {high} players")
     hauls = {name: _haul(box, name, table) for name, table in players.items()}
     alive = [n for n, h in hauls.items() if h.alive]
     end = "the position typed in"
