@@ -14,8 +14,8 @@ from typing import Any
 from companion.games.cash_n_guns.actions import (
     GAME_ID,
     Action,
+    Aim,
     ConfirmAim,
-    CourageChoice,
     Load,
     Setup,
     action_from_dict,
@@ -37,9 +37,9 @@ from companion.protocol.game import Choice, DiceSet, Files, Waiting
 from companion.protocol.options import OptionInfo
 
 # A player may take back their own last move where it revealed nothing: a card put down, a
-# courage choice not yet shown (the last one shows them all: it cannot be the last move then),
-# a confirmation. A gun's aim can simply be recorded again until the privilege.
-PLAYER_UNDOABLE = (Load, CourageChoice, ConfirmAim)
+# gun's aim, a confirmation. Not a courage choice: the last one shows every choice and fires
+# every card at once, and the undo cannot tell which one was last.
+PLAYER_UNDOABLE = (Load, Aim, ConfirmAim)
 
 
 class CashNGuns:

@@ -130,10 +130,6 @@ def player_view(state: State, viewer: str | None) -> dict[str, Any]:
         "options": options_to_dict(state.rules),
         "box": {"name": state.box.name, "placeholder_facts": len(state.box.placeholders())},
     }
-    if me is not None:
-        mine = [d for d in state.discard if not d.face_up and d.owner == me]
-        view["discard"]["yours_face_down"] = {b.value: sum(1 for d in mine if d.card is b)
-                                              for b in Bullet}
     if state.is_over:
         view["end"] = end_reason(state)
         view["scores"] = score(state).to_dict()
@@ -158,7 +154,7 @@ def action_view(before: State, action: Action, viewer: str | None) -> dict[str, 
 def scramble(state: State, viewer: str | None, rng: random.Random) -> State:
     """``state`` with everything ``viewer`` may not know drawn anew: other players' hands (of
     the same size), the cards they put down, their courage while anyone still chooses, the
-    Loot they keep face-down, and the face-down discards that are not the viewer's."""
+    Loot they keep face-down, and every face-down discard."""
     me = state.seat(viewer) if viewer is not None else None
     keepable = [c.id for c in state.box.cards if c.kind in KEPT]
     players = list(state.players)
@@ -174,6 +170,8 @@ def scramble(state: State, viewer: str | None, rng: random.Random) -> State:
         if not loot_public(state):
             p = replace(p, loot=tuple(rng.choice(keepable) for _ in p.loot))
         players[i] = p
-    pile = tuple(d if d.face_up or d.owner == me else replace(d, card=rng.choice(list(Bullet)))
+    # Even a viewer's own face-down discards are redrawn: the pile does not say whose is
+    # whose (a Clip may take any face-down Bang!), so no view may depend on them.
+    pile = tuple(d if d.face_up else replace(d, card=rng.choice(list(Bullet)))
                  for d in state.discard)
     return replace(state, players=tuple(players), discard=pile)
