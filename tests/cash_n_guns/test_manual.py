@@ -400,6 +400,17 @@ class TestLootSharing:
         assert s.clip is None and s.sharer == s.seat("Johnny")
         assert seated(s, "Maria").bangs == 3 and "clip" in s.spent
 
+    def test_a_clip_with_no_other_card_in_hand_discards_nothing(self):
+        """In the last turn's sharing the hand is empty: the Bang! is taken, nothing else is
+        discarded (the game ends before it could be fired)."""
+        loot = ("clip", *table().table[1:])
+        s = arrange(table(loot=loot), hand=dict.fromkeys(A_RING, (1, 0)))
+        s = take(turn(s, A_RING, cards=dict.fromkeys(A_RING, BANG), courage={"Johnny": DOWN}),
+                 "clip")
+        assert s.standing == [s.seat("Claire")]  # Vincent and Maria were hit
+        assert s.clip is None and seated(s, "Claire").bangs == 1
+        assert [w.does for w in waiting_for(s)] == ["take"]
+
     def test_nobody_standing_the_loot_stays_or_is_discarded(self):
         everyone_down = dict.fromkeys(("Maria", "Johnny", "Claire", "Vincent"), DOWN)
         s = turn(table(), A_RING, courage=everyone_down)

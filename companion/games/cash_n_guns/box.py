@@ -38,6 +38,11 @@ def dollars(amount: int) -> str:
     return f"${amount:,}"
 
 
+def whole(value: object) -> bool:
+    """A whole number as TOML gives it (a bool is not one)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class LootCard:
     """One kind of Loot card. Its :attr:`id` is how records and buttons name it."""

@@ -16,7 +16,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from companion.games.cash_n_guns.box import Box, Fact, LootCard, LootKind, Source, dollars
+from companion.games.cash_n_guns.box import (
+    Box,
+    Fact,
+    LootCard,
+    LootKind,
+    Source,
+    dollars,
+    whole,
+)
 from companion.protocol.game import Files
 from companion.protocol.seats import MAX_SEATS
 
@@ -96,9 +104,6 @@ class _Lines:
         return span[0] if table is not None else None
 
 
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
 
 class _Checker:
     def __init__(self, text: str) -> None:
@@ -169,7 +174,7 @@ class _Checker:
     def count(self, table: dict[str, Any], key: str, name: str, line: int | None,
               least: int, fix: str) -> int | None:
         value = table.get(key)
-        if not _int(value) or value < least:
+        if not whole(value) or value < least:
             self.error(line, f"{name}.{key} must be a whole number of at least {least}, "
                        f"not {value!r}", fix)
             return None
@@ -243,7 +248,7 @@ def check_box(text: str) -> tuple[Box | None, list[Problem]]:
                     at("diamond_bonus", "value"), 0, "value = 60000")
     values = tables["paintings"].get("values")
     paintings: tuple[int, ...] | None = None
-    if not (isinstance(values, list) and values and all(_int(v) and v >= 0 for v in values)):
+    if not (isinstance(values, list) and values and all(whole(v) and v >= 0 for v in values)):
         c.error(at("paintings", "values"), "paintings.values must list what 1, 2, 3 ... "
                 "paintings are worth, in dollars", "values = [4000, 12000, 30000, ...]")
     elif any(b < a for a, b in itertools.pairwise(values)):
@@ -294,7 +299,7 @@ def _check_loot(c: _Checker, raw: Any, turns: int | None, per_turn: int | None,
             continue
         value = entry.get("value", 0)
         if kind.valued:
-            if not _int(value) or value <= 0:
+            if not whole(value) or value <= 0:
                 c.error(at("value"), f"Loot card #{i + 1}: a {kind.value} prints its value in "
                         "dollars", "value = 5000")
                 continue
@@ -309,7 +314,7 @@ def _check_loot(c: _Checker, raw: Any, turns: int | None, per_turn: int | None,
             continue
         card = LootCard(kind, value if kind.valued else 0)
         count = entry.get("count")
-        if not _int(count) or count < 0:
+        if not whole(count) or count < 0:
             c.error(at("count"), f"{card.id}: count must be how many the deck holds, not "
                     f"{count!r}", "count = 3")
             continue

@@ -5,6 +5,8 @@ table cannot see."""
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from companion.games.cash_n_guns.actions import (
     Action,
     Aim,
@@ -32,7 +34,7 @@ from companion.protocol.errors import MalformedAction
 from companion.protocol.game import Waiting
 
 
-class Does:
+class Does(StrEnum):
     """The words ``Waiting.does`` uses (the pages key on them)."""
 
     FLIP = "flip"

@@ -23,7 +23,7 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
-from companion.games.cash_n_guns.box import Box, LootKind, dollars
+from companion.games.cash_n_guns.box import Box, LootKind, dollars, whole
 from companion.games.cash_n_guns.box_file import BoxError, load_box
 from companion.games.cash_n_guns.scoring import Haul, Scores, score_hauls
 from companion.protocol.errors import MalformedAction
@@ -86,7 +86,7 @@ def _haul(box: Box, name: str, table: dict[str, Any]) -> Haul:
 
     def cards(key: str, kind: LootKind) -> list[int]:
         values = table.get(key, [])
-        if not isinstance(values, list) or not all(_int(v) for v in values):
+        if not isinstance(values, list) or not all(whole(v) for v in values):
             raise PositionError(f"[{name}] {key} is a list of card values, e.g. "
                                 f"{key} = {printed[kind][:2]}")
         for v in values:
@@ -96,18 +96,15 @@ def _haul(box: Box, name: str, table: dict[str, Any]) -> Haul:
         return values
 
     total = table.get("bills")
-    bills = total if _int(total) and total >= 0 else sum(cards("bills", LootKind.BILL))
+    bills = total if whole(total) and total >= 0 else sum(cards("bills", LootKind.BILL))
     diamonds = cards("diamonds", LootKind.DIAMOND)
     paintings = table.get("paintings", 0)
     most = len(box.painting_values)
-    if not _int(paintings) or not 0 <= paintings <= most:
+    if not whole(paintings) or not 0 <= paintings <= most:
         raise PositionError(f"[{name}] paintings is how many paintings, 0 to {most}")
     wounds = table.get("wounds", 0)
-    if not _int(wounds) or wounds < 0:
+    if not whole(wounds) or wounds < 0:
         raise PositionError(f"[{name}] wounds is a count of wounds (3 or more: dead)")
     return Haul(bills, sum(diamonds), len(diamonds), paintings, wounds,
                 alive=wounds < box.deadly_wounds)
 
-
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
