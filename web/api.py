@@ -309,15 +309,16 @@ def moves(game_id: str):
 def submit(game_id: str):
     """One action (a roll typed on a phone, a claim, an offer...) as the player or the host."""
     data, cred = acting(game_id)
-    if cred.role is Role.HOST:
+    game = service().game(game_id)
+    expected = int_field(data, "expected_seq")
+    action = action_field(data, game)
+    if cred.role is Role.HOST and not game.rules.table_may_enter(action):
         raise ApiError(
             403, "forbidden",
             "the host referees but does not move for a player: whether a move is allowed can "
             "depend on that player's hidden dice. A player whose phone is lost sits down again "
             "with a new code from the host page.",
         )
-    expected = int_field(data, "expected_seq")
-    action = action_field(data, service().game(game_id))
     with views.private_refusals(cred.name, action.player):
         ack = service().submit(
             game_id,

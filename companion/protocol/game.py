@@ -183,6 +183,12 @@ class Game(Protocol[S, A, U]):
         """Whether ``action`` only reports dice (what a dice reader may submit)."""
         ...
 
+    def table_may_enter(self, action: A) -> bool:
+        """Whether the host may enter ``action`` for its player: a public fact the whole
+        table saw (where a foam gun points, which cards were flipped), never a choice whose
+        legality depends on that player's secrets (the refusal would tell the host them)."""
+        ...
+
     def player_may_undo(self, action: A) -> bool:
         """Whether a player may take back their own last move of this kind (one that
         revealed nothing and rolled no die); the host can take back anything."""

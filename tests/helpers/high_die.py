@@ -190,6 +190,9 @@ class HighDie:
     def is_roll(self, action: Act) -> bool:
         return isinstance(action, Roll)
 
+    def table_may_enter(self, action: Act) -> bool:
+        return False
+
     def player_may_undo(self, action: Act) -> bool:
         return isinstance(action, Keep)
 

@@ -15,7 +15,9 @@ from companion.games.cash_n_guns.actions import (
     GAME_ID,
     Action,
     Aim,
+    AimedBy,
     ConfirmAim,
+    Flip,
     Load,
     Setup,
     action_from_dict,
@@ -75,6 +77,13 @@ class CashNGuns:
 
     def is_roll(self, action: Action) -> bool:
         return False
+
+    def table_may_enter(self, action: Action) -> bool:
+        # The table sees the loot flipped and where each foam gun points; a phone confirms
+        # its own gun. Bullets and courage stay the player's own secret choices.
+        return isinstance(action, Flip) or (
+            isinstance(action, Aim) and action.by is AimedBy.TABLE
+        )
 
     def player_may_undo(self, action: Action) -> bool:
         return isinstance(action, PLAYER_UNDOABLE)

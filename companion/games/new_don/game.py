@@ -89,6 +89,9 @@ class NewDon:
     def is_roll(self, action: Action) -> bool:
         return isinstance(action, Roll | VegasRoll | GodfatherRoll)
 
+    def table_may_enter(self, action: Action) -> bool:
+        return False  # every move of A New Don is a player's own choice
+
     def player_may_undo(self, action: Action) -> bool:
         return action.TYPE in PLAYER_UNDOABLE
 
