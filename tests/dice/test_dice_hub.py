@@ -14,6 +14,7 @@ from companion.dice.pairing import Pairing
 from companion.dice.phone import PhoneEntry, PhoneEntryError
 from companion.dice.reading import DieReading, DieState
 from companion.dice.service import DiceService
+from companion.dice.sources import SourceSpec
 from companion.games.new_don import (
     NEW_DON,
     GodfatherRoll,
@@ -250,8 +251,9 @@ def test_sources_owned_as_a_whole_and_by_name() -> None:
 
 def test_simulated_dice_play_through_the_same_path(tmp_path: Path) -> None:
     got: list[object] = []
-    svc = DiceService(tmp_path, simulate=NEW_DON.dice_sets(setup_state()), roll_time=0.01,
-                      on_action=got.append)
+    simulated = SourceSpec("simulated", {"sets": NEW_DON.dice_sets(setup_state()),
+                                         "roll_time": 0.01})
+    svc = DiceService(tmp_path, sources=[simulated], on_action=got.append)
     svc.start()
     try:
         state = setup_state()
