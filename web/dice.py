@@ -91,6 +91,7 @@ class PairingDesk:
             }
         return {
             "mode": self.table_dice.mode,
+            "sources": [{"name": s.name, "needs": s.needs.value} for s in dice.sources],
             "table": self.table_dice.table,
             "privacy": PRIVACY_WARNING,
             "owners": paired,

@@ -287,8 +287,9 @@ def spec() -> dict[str, Any]:
             },
             "/api/games/{game_id}/dice": {
                 "get": _op(
-                    "Host: the table's dice reader (mode), each family's and the red dice's "
-                    "paired dice, the pairing in progress, and the Pixels privacy warning",
+                    "Host: the table's dice reader (mode) and its sources ({name, needs}), "
+                    "each family's and the red dice's paired dice, the pairing in progress, "
+                    "and the Pixels privacy warning",
                     params=game,
                     errors=("401", "404", "409"),
                 )
