@@ -89,9 +89,14 @@ class PairingDesk:
                 "done": pairing.done.is_set(),
                 "saved": self.saved is not None,
             }
+        following = self.table_dice.game_id == game_id
         return {
             "mode": self.table_dice.mode,
             "sources": [{"name": s.name, "needs": s.needs.value} for s in dice.sources],
+            # Who has a roll in progress (names only: how many dice is theirs to know), for
+            # the host's "void" button.
+            "rolling": list(dict.fromkeys(w.player for w in dice.hub.waiting()))
+            if following else [],
             "table": self.table_dice.table,
             "privacy": PRIVACY_WARNING,
             "owners": paired,

@@ -51,6 +51,8 @@ def test_the_host_voids_a_roll_the_dice_missed_part_of(tmp_path, server_factory)
     for i in range(1, 4):
         land(dice, f"blue{i}", 4)
     assert dice.hub.progress("Johnny") == (3, 5)
+    status = server.client().get(f"/api/games/{game.id}/dice", {"X-Host-Key": game.host_key})
+    assert status.data["rolling"] == ["Maria", "Johnny", "Claire"]  # who, never how many
     johnny, table = server.stream(game, "Johnny"), server.stream(game, None)
     for s in (johnny, table):
         s.wait_for(lambda m: m.event == "view")
@@ -89,6 +91,8 @@ def test_the_host_voids_a_roll_the_dice_missed_part_of(tmp_path, server_factory)
     assert last.actor == "dice" and last.payload == Roll("Johnny", (6, 6, 5, 3, 1)).to_dict()
     again = server.host(game, "dice/void", {"player": "Johnny"})
     assert again.status == 409 and again.data["error"] == "not_rolling"
+    status = server.client().get(f"/api/games/{game.id}/dice", {"X-Host-Key": game.host_key})
+    assert status.data["rolling"] == ["Maria", "Claire"]
     for s in (johnny, table):
         s.close()
 
