@@ -83,6 +83,12 @@ class CameraDice(PumpedSource):
                          lambda: read_dice(self.camera, owner).readings(),
                          needs=Need.CAMERA, close=self.camera.stopping.set)
 
+    def stop(self) -> None:
+        pump = self._thread
+        super().stop()
+        if pump is None or not pump.is_alive():  # opened but never read, or read to the end
+            self.camera.close()
+
 
 class _Stoppable:
     """The camera as the reader sees it: no more frames once ``stopping`` is set."""

@@ -88,7 +88,7 @@ class SourceSpec:
         return value if isinstance(value, SourceSpec) else cls(value)
 
     def __str__(self) -> str:
-        opts = " ".join(f"{k}={v}" for k, v in self.options.items() if not k.startswith("_"))
+        opts = " ".join(f"{k}={v}" for k, v in self.options.items())
         return f"{self.kind} {opts}".strip()
 
 
