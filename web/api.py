@@ -15,7 +15,6 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.dice.assignment import DieRef
-from companion.dice.trackers import GODICE_SOURCE, PIXELS_SOURCE
 from companion.games import DEFAULT, AnyGame, game_of_setup, games
 from companion.protocol import MalformedAction, option_list
 from companion.table import Ack, Game, TableService
@@ -504,17 +503,18 @@ def die_named(data: dict[str, Any]) -> DieRef:
 
 @api.post("/games/<game_id>/dice/blink")
 def dice_blink(game_id: str):
-    """Host: flash one die's LEDs, to find it among many. Smart dice only."""
+    """Host: flash one die's LEDs, to find it among many: the source that reads it says
+    whether it has lights (Pixels, GoDice and the DIY die do)."""
     data, _ = host_acting(game_id)
     ref = die_named(data)
     desk = pairing_desk()
     dice = desk.dice(game_id)
     if dice.assignment.owner(ref) is None and ref not in dice.hub.last_readings():
         raise ApiError(404, "not_found", f"no die {ref} at this table")
-    dice.blink(ref)
-    blinks = dice.radio is not None and ref.source in (PIXELS_SOURCE, GODICE_SOURCE)
+    blinks = dice.blink(ref)
     return jsonify({"blinked": blinks,
-                    "reason": "blinking" if blinks else "only Pixels and GoDice have lights"})
+                    "reason": "blinking" if blinks else "this die cannot blink: only Pixels "
+                    "and GoDice have lights, and DIY dice an LED"})
 
 
 @api.post("/games/<game_id>/dice/whose")
@@ -541,3 +541,22 @@ def dice_whose(game_id: str):
     if not dice.hub.answer(ref, player):
         raise ApiError(409, "not_undecided", f"die {ref} was just decided by someone else")
     return jsonify({"die": views.ref_json(ref), "player": player})
+
+
+@api.post("/games/<game_id>/dice/void")
+def dice_void(game_id: str):
+    """Host: throw away what ``player`` has rolled so far and start their roll again (the dice
+    missed a re-roll, a die fell off the table). Only dice rolled from now on count; the
+    player's phone is asked for the roll afresh."""
+    data, _ = host_acting(game_id)
+    player = str_field(data, "player", max_length=100)
+    seated = [s.name for s in service().game(game_id).setup.seats]
+    desk = pairing_desk()
+    if player not in seated:
+        raise ApiError(400, "malformed", f"player must be one of {', '.join(seated)}")
+    if desk.table_dice.game_id not in (None, game_id):
+        raise ApiError(409, "not_rolling", "the table's dice are following another game")
+    if not desk.table_dice.void(game_id, player):
+        raise ApiError(409, "not_rolling", f"{player} has no roll in progress: nothing to "
+                       "throw away")
+    return jsonify({"player": player, "voided": True})

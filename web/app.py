@@ -14,9 +14,9 @@ from typing import Any
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from companion.dice.table import TableDice
 from companion.paths import default_data_dir
 from companion.table import Refused, TableService
-from companion.table.dice_bridge import TableDice
 from web.body import MAX_BODY
 from web.dice import PairingDesk
 from web.hub import Hub
