@@ -126,6 +126,7 @@ export function start(page) {
     document.getElementById("export").hidden = pic.status === "active" && !pic.scores;
     showLog(log);
     moves.follow(pic.seq);
+    showRolling();
   }
 
   /* The game's own words: the phase line, what each player is waited for, which moves are
@@ -136,6 +137,24 @@ export function start(page) {
     moves.words = words;
     moves.show();
     live.redraw();
+  }
+
+  // Who is rolling on the table's dice now, each with "start the roll again" (a die that was
+  // missed). Asked again on every dice message and every move; none with no dice reader.
+  async function showRolling() {
+    const res = await api("GET", `/api/games/${page.game}/dice`);
+    const names = res.ok ? res.data.rolling || [] : [];
+    document.getElementById("rolling-card").hidden = names.length === 0;
+    fill("rolling", names.map((name) => h("p", { dataset: { rolling: name } },
+      h("b", { text: name }), " ",
+      h("button", { class: "small", onclick: () => voidRoll(name) }, `Start ${name}'s roll again`))));
+  }
+
+  async function voidRoll(name) {
+    // Not a move: the reply is no picture, and the game's seq does not change.
+    const done = await send(`/api/games/${page.game}/dice/void`, { player: name },
+      { csrf: page.csrf, asHost: true, confirm: `Start ${name}'s roll again? The dice rolled so far are forgotten.` });
+    if (done) { toast("Done.", true); showRolling(); }
   }
 
   // "Whose red die is this?": a button per player it could be.
@@ -165,7 +184,10 @@ export function start(page) {
 
   const live = new Live(`/api/games/${page.game}/events?as=table`, {
     picture: render,
-    dice: (d) => { if (d.kind === "whose_die") { whose.set(dieKey(d), d); showWhose(); } },
+    dice: (d) => {
+      if (d.kind === "whose_die") { whose.set(dieKey(d), d); showWhose(); }
+      showRolling();
+    },
     notice: () => seats.load(),  // someone joined, or a seat moved to another phone
   });
   seats.load();
