@@ -226,12 +226,16 @@ class _Pool:
 class ClubStore:
     """The club's database. Thread-safe: each call takes a connection of its own."""
 
-    def __init__(self, url: str, pool: int = 8, cache: int = 2000) -> None:
+    def __init__(self, url: str, pool: int = 8, cache: int = 2000, migrate: bool = True
+                 ) -> None:
+        """``migrate=False`` for a role that may only read (the pages on a read replica, or a
+        role granted nothing but the public summaries: ``docs/club.md``)."""
         self._pool = _Pool(url, pool)
         self._cache: OrderedDict[tuple[str, str], Game] = OrderedDict()
         self._cache_size = cache
         self._cache_lock = threading.Lock()
-        self._migrate()
+        if migrate:
+            self._migrate()
 
     def close(self) -> None:
         self._pool.close()

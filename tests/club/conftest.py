@@ -50,13 +50,15 @@ def postgres() -> Iterator[LocalPostgres]:
 
 
 @pytest.fixture
-def club_db(postgres: LocalPostgres) -> str:
-    """A new, empty database for one test; its URL."""
+def club_db(postgres: LocalPostgres) -> Iterator[str]:
+    """A new, empty database for one test; its URL. Dropped afterwards."""
     name = f"club_test_{os.getpid()}_{next(_numbers)}"
     admin = postgres.url.replace("/club?", "/postgres?")
     with psycopg.connect(admin, autocommit=True) as db:
         db.execute(f"CREATE DATABASE {name}")
-    return postgres.url.replace("/club?", f"/{name}?")
+    yield postgres.url.replace("/club?", f"/{name}?")
+    with psycopg.connect(admin, autocommit=True) as db:
+        db.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
 @pytest.fixture
