@@ -27,12 +27,17 @@ THREADS = 64  # pushes are short; pages reload every few seconds; no event strea
 
 
 def add_club_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
-    p = subparsers.add_parser(
+    p: argparse.ArgumentParser = subparsers.add_parser(
         "club", help="the club server: many tables, one PostgreSQL, every game backed up",
         description="Serve a club (every table live, finished games, the league), manage its "
         "tables, and restore a table's games. See docs/club.md.")
     sub = p.add_subparsers(dest="club_command", metavar="COMMAND")
-    p.set_defaults(func=lambda args: (p.print_help(), 0)[1])
+
+    def usage(_: argparse.Namespace) -> int:
+        p.print_help()
+        return 0
+
+    p.set_defaults(func=usage)
 
     s = sub.add_parser("serve", help="serve the club's pages and the tables' sync")
     s.add_argument("--db", default=os.environ.get(DB_ENV), metavar="URL",
