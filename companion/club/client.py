@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import ssl
 from typing import Any
 from urllib.parse import urlsplit
@@ -97,6 +98,11 @@ class ClubClient:
     def _exchange(self, method: str, path: str, data: bytes | None,
                   headers: dict[str, str]) -> tuple[http.client.HTTPResponse, bytes]:
         conn = self._connection()
+        if conn.sock is None:
+            conn.connect()
+            sock: socket.socket | None = conn.sock
+            if sock is not None:  # a push is one small request: send it now, not after an ACK
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         conn.request(method, self._base + path, body=data, headers=headers)
         reply = conn.getresponse()
         return reply, reply.read()

@@ -57,7 +57,8 @@ CREATE TABLE IF NOT EXISTS club_tables (
     name TEXT PRIMARY KEY,                -- the table's name at the club: "table-07"
     token_sha256 BYTEA NOT NULL UNIQUE,   -- its token's digest; the token is shown once
     created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-    last_seen TIMESTAMPTZ                 -- its last push or sync
+    last_seen TIMESTAMPTZ                 -- when it last asked where to resume (a push
+                                          -- is seen in its game's updated_at)
 );
 CREATE TABLE IF NOT EXISTS club_games (
     table_name TEXT NOT NULL REFERENCES club_tables (name),
@@ -319,7 +320,8 @@ class ClubStore:
     def tables(self) -> list[TableRow]:
         with self._pool.connection() as db:
             rows = db.execute(
-                "SELECT t.name, t.created_at, t.last_seen, count(g.game_id), "
+                "SELECT t.name, t.created_at, greatest(t.last_seen, max(g.updated_at)), "
+                "count(g.game_id), "
                 "coalesce(sum(g.seq + 1), 0) FROM club_tables t LEFT JOIN club_games g "
                 "ON g.table_name = t.name GROUP BY t.name ORDER BY t.name").fetchall()
         return [TableRow(r[0], r[1], r[2], int(r[3]), int(r[4])) for r in rows]
@@ -340,10 +342,12 @@ class ClubStore:
         Events it has already are checked and skipped; :class:`Gap`, :class:`Conflict`."""
         first = events[0].seq
         with self._pool.connection() as db, db.transaction():
-            have, row_status = self._lock_game(db, table, game_id, events[0])
+            have, row_status, known = self._lock_game(db, table, game_id, events)
             if first > have + 1:
                 raise Gap(have, first)
-            self._check_known(db, table, game_id, [e for e in events if e.seq <= have])
+            for event in events:
+                if event.seq <= have and known.get(event.seq) != event:
+                    raise Conflict(event.seq)
             new = [e for e in events if e.seq > have]
             if not new:
                 return have
@@ -358,39 +362,33 @@ class ClubStore:
                                           status or Status(row_status))
             self._update_row(db, table, game_id, new[-1], status or Status(row_status), game,
                              problem)
-            db.execute("UPDATE club_tables SET last_seen = now() WHERE name = %s", (table,))
         if game is not None:
             self._remember((table, game_id), game)
         return new[-1].seq
 
     def _lock_game(self, db: psycopg.Connection[Any], table: str, game_id: str,
-                   first: StoredEvent) -> tuple[int, str]:
+                   events: list[StoredEvent]) -> tuple[int, str, dict[int, StoredEvent]]:
         """The game's row, locked until the push commits (made by its first push, which
-        starts with the setup); its last seq and status."""
+        starts with the setup): its last seq, its status, and the events of the push the club
+        has already (to compare), read in the same round trip."""
+        first = events[0]
         if first.seq == 0:
             db.execute(
                 "INSERT INTO club_games (table_name, game_id, seq, status, started_at, game, "
                 "players) VALUES (%s, %s, -1, 'active', %s, %s, '[]') ON CONFLICT DO NOTHING",
                 (table, game_id, first.created_at, str(first.payload.get("game", "new-don"))),
             )
-        row = db.execute("SELECT seq, status FROM club_games WHERE table_name = %s AND "
-                         "game_id = %s FOR UPDATE", (table, game_id)).fetchone()
-        if row is None:
-            raise Gap(-1, first.seq)
-        return int(row[0]), str(row[1])
-
-    def _check_known(self, db: psycopg.Connection[Any], table: str, game_id: str,
-                     known: list[StoredEvent]) -> None:
-        if not known:
-            return
         rows = db.execute(
-            "SELECT seq, kind, actor, payload, idem_key, created_at FROM club_events WHERE "
-            "table_name = %s AND game_id = %s AND seq BETWEEN %s AND %s ORDER BY seq",
-            (table, game_id, known[0].seq, known[-1].seq)).fetchall()
-        have = {r[0]: StoredEvent(game_id, r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows}
-        for event in known:
-            if have.get(event.seq) != event:
-                raise Conflict(event.seq)
+            "SELECT g.seq, g.status, e.seq, e.kind, e.actor, e.payload, e.idem_key, "
+            "e.created_at FROM (SELECT seq, status FROM club_games WHERE table_name = %s AND "
+            "game_id = %s FOR UPDATE) g LEFT JOIN club_events e ON e.table_name = %s AND "
+            "e.game_id = %s AND e.seq BETWEEN %s AND least(%s, g.seq) ORDER BY e.seq",
+            (table, game_id, table, game_id, first.seq, events[-1].seq)).fetchall()
+        if not rows:
+            raise Gap(-1, first.seq)
+        known = {r[2]: StoredEvent(game_id, r[2], r[3], r[4], r[5], r[6], r[7])
+                 for r in rows if r[2] is not None}
+        return int(rows[0][0]), str(rows[0][1]), known
 
     # --- the club's replay, and what it may show -----------------------------------------
 

@@ -120,8 +120,9 @@ class Network:
         except OSError:  # the club is down: the table sees the connection close
             client.close()
             return
-        client.setblocking(False)
-        upstream.setblocking(False)
+        for sock in (client, upstream):  # small messages go at once, as on a real network
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            sock.setblocking(False)
         pair = (client, upstream)
         link.pairs.add(pair)
         self.selector.register(client, selectors.EVENT_READ, ("pipe", link, (pair, upstream)))
