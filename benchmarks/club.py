@@ -271,11 +271,31 @@ class Result:
     peak_rows: int
     cuts: int
     kills: int
+    synced: float  # seconds from the end of play (offline: the links back) to all synced
+    span: float  # seconds from the first row received to the last
+
+
+def play_offline(tables: list[Table], moves: int) -> None:
+    """Every table plays ``moves`` moves as fast as it can (its link is cut)."""
+
+    def run(table: Table) -> None:
+        for _ in range(moves):
+            table.move()
+
+    threads = [threading.Thread(target=run, args=(t,), daemon=True) for t in tables]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
 
 
 def run(pg: LocalPostgres, n: int, rate: float, seconds: float, faults: bool, seed: int,
-        work: Path) -> Result:
-    db_name = f"club_{n}_{'faults' if faults else 'steady'}_{seed}"
+        work: Path, offline_moves: int = 0) -> Result:
+    """One run: ``n`` tables playing at ``rate`` for ``seconds`` (with ``faults``, or not);
+    or, with ``offline_moves``, every table playing that many moves with its link cut, then
+    the whole hall back online at once."""
+    kind = "offline" if offline_moves else "faults" if faults else "steady"
+    db_name = f"club_{n}_{kind}_{seed}"
     admin_url = pg.url.replace("/club?", "/postgres?")
     with psycopg.connect(admin_url, autocommit=True) as db:
         db.execute(f"DROP DATABASE IF EXISTS {db_name}")
@@ -311,17 +331,27 @@ def run(pg: LocalPostgres, n: int, rate: float, seconds: float, faults: bool, se
     for h in helpers:
         h.start()
     started = time.time()
-    play(tables, rate, seconds, threading.Event())
+    if offline_moves:
+        for table in tables:
+            table.link.cut()
+        play_offline(tables, offline_moves)
+        started = time.time()
+        for table in tables:
+            table.link.mend()
+            table.cuts.append((0.0, started))
+    else:
+        play(tables, rate, seconds, threading.Event())
     stop.set()
     for h in helpers:
         h.join()
     played = time.time() - started
 
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + 300
     for table in tables:
         if not table.sync.wait_synced(max(1.0, deadline - time.monotonic())):
             print(f"  {table.name}: not synced after the run ({table.sync.pending()} events "
                   f"waiting: {table.sync.state.last_error})")
+    synced = time.time() - started
     club_cpu, pg_used = club.total_cpu() - club_start, pg_cpu.total() - pg_start
     pg_cpu.stop()
 
@@ -332,6 +362,9 @@ def run(pg: LocalPostgres, n: int, rate: float, seconds: float, faults: bool, se
         peak = db.execute("SELECT count(*) FROM club_events GROUP BY "
                           "date_trunc('second', received_at) ORDER BY 1 DESC LIMIT 1"
                           ).fetchone()
+        span = db.execute("SELECT extract(epoch FROM max(received_at) - min(received_at)) "
+                          "FROM club_events WHERE received_at > to_timestamp(%s)",
+                          (started,)).fetchone()
     received = {}
     duplicated = 0
     for r in rows:
@@ -370,7 +403,8 @@ def run(pg: LocalPostgres, n: int, rate: float, seconds: float, faults: bool, se
               if any(a <= when <= b for a, b in t.cuts + club.down)]
     result = Result(n, played, events, lost, duplicated, differing, lag_clean, lag_all,
                     lag_fault, moves, in_cut, club_cpu, pg_used, int(peak[0]) if peak else 0,
-                    sum(len(t.cuts) for t in tables), club.kills)
+                    sum(len(t.cuts) for t in tables), club.kills, synced,
+                    float(span[0]) if span and span[0] is not None else 0.0)
     for table in tables:
         table.sync.stop()
         table.service.close()
@@ -384,20 +418,27 @@ def ms(values: list[float], q: float) -> str:
 
 
 def report(r: Result, title: str) -> None:
-    print(f"\n{title}: {r.tables} tables, {r.seconds:.0f} s, {r.events} events")
+    played = f"{r.seconds:.0f} s, " if r.seconds >= 1 else ""
+    print(f"\n{title}: {r.tables} tables, {played}{r.events} events")
     print(f"  lost {r.lost}, duplicated {r.duplicated}, differing {r.differing}"
           + (f"; {r.cuts} link cuts, club server killed {r.kills} times" if r.kills or r.cuts
              else ""))
-    print(f"  sync lag, link up:    p50 {ms(r.lag_clean, 0.5)}, p99 {ms(r.lag_clean, 0.99)} "
-          f"({len(r.lag_clean)} events)")
+    if r.lag_clean:
+        print(f"  sync lag, link up:    p50 {ms(r.lag_clean, 0.5)}, p99 "
+              f"{ms(r.lag_clean, 0.99)} ({len(r.lag_clean)} events)")
     if r.lag_fault:
         print(f"  sync lag, a fault:    p50 {ms(r.lag_fault, 0.5)}, p99 "
               f"{ms(r.lag_fault, 0.99)}, max {max(r.lag_fault):.1f} s ({len(r.lag_fault)} "
               "events made during or just after a cut or a kill)")
     print(f"  a move at the table:  p50 {ms(r.moves, 0.5)}, p99 {ms(r.moves, 0.99)}"
           + (f"; during a fault p99 {ms(r.moves_in_cut, 0.99)}" if r.moves_in_cut else ""))
-    print(f"  PostgreSQL: {r.events / r.seconds:.0f} rows/s on average, peak {r.peak_rows} "
-          "rows in one second")
+    if r.synced and r.span and r.seconds < 1:  # the hall back online
+        print(f"  every table synced {r.synced:.1f} s after the links came back; the club "
+              f"took {r.events} rows in {r.span:.1f} s: {r.events / r.span:.0f} rows/s, peak "
+              f"{r.peak_rows} rows in one second")
+    else:
+        print(f"  PostgreSQL: {r.events / r.seconds:.0f} rows/s on average, peak "
+              f"{r.peak_rows} rows in one second")
     per = 1000 / max(1, r.events)
     print(f"  CPU: club server {r.club_cpu:.1f} s ({r.club_cpu * per:.2f} s per 1000 events), "
           f"PostgreSQL {r.pg_cpu:.1f} s ({r.pg_cpu * per:.2f} s per 1000 events)")
@@ -411,6 +452,8 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=1.0, help="moves per table per second")
     parser.add_argument("--scaling", default="10,30,100", help="table counts, no faults")
     parser.add_argument("--scaling-seconds", type=float, default=30)
+    parser.add_argument("--offline-moves", type=int, default=60,
+                        help="moves each table plays cut off before the hall comes back online")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     # Every cut is a warning from each table's sync ("backup paused"): expected here.
@@ -426,6 +469,10 @@ def main() -> None:
             work = Path(tmp)
             faulty = run(pg, args.tables, args.rate, args.minutes * 60, True, args.seed, work)
             report(faulty, "A convention day with faults")
+            if args.offline_moves:
+                hall = run(pg, args.tables, args.rate, 0, False, args.seed, work,
+                           args.offline_moves)
+                report(hall, "The hall's network down, then back")
             scaling = []
             for n in [int(x) for x in args.scaling.split(",") if x]:
                 scaling.append(run(pg, n, args.rate, args.scaling_seconds, False,
