@@ -148,3 +148,37 @@ def test_a_log_the_club_cannot_replay_is_kept_all_the_same_and_says_why(club: Cl
     row = club.store.game_row("table-1", game_id)
     assert row is not None and row.seq == 5 and "cannot replay" in (row.problem or "")
     assert len(club.rows("table-1", game_id)) == 6
+
+
+def test_hostile_bodies_are_refused_before_anything_is_read(club: Club, logged):
+    """The web's one body reader guards the club too: the type, the size, the nesting."""
+    import http.client
+
+    _, game_id, _ = logged
+    token = club.tokens["table-1"]
+
+    def send(body: bytes, content_type: str = "application/json") -> tuple[int, bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", club.port, timeout=10)
+        conn.request("POST", push_path(game_id), body=body, headers={
+            "Authorization": f"Bearer {token}", "Content-Type": content_type})
+        reply = conn.getresponse()
+        out = reply.status, reply.read()
+        conn.close()
+        return out
+
+    assert send(b"events=1", "application/x-www-form-urlencoded")[0] == 400
+    assert send(b"{not json")[0] == 400
+    assert send(b"[]")[0] == 400
+    assert send(b'{"events": ' + b"[" * 50 + b"]" * 50 + b"}")[0] == 400
+    assert send(b'{"events": [], "x": NaN}')[0] == 400
+    # A body announced as 5 MB is refused from its Content-Length, before it is sent.
+    conn = http.client.HTTPConnection("127.0.0.1", club.port, timeout=10)
+    conn.putrequest("POST", push_path(game_id))
+    for name, value in (("Authorization", f"Bearer {token}"),
+                        ("Content-Type", "application/json"),
+                        ("Content-Length", str(5 * 1024 * 1024))):
+        conn.putheader(name, value)
+    conn.endheaders()
+    assert conn.getresponse().status == 413
+    conn.close()
+    assert club.rows("table-1", game_id) == []

@@ -40,9 +40,10 @@ def create_club_app(store: ClubStore, config: dict[str, Any] | None = None) -> F
     this machine's own that the ``Host`` header may carry)."""
     app = Flask(__name__, template_folder="templates")
     app.config.update(CLUB_NAME="The club", REFRESH=5, MAX_CONTENT_LENGTH=MAX_PUSH_BYTES,
-                      JSON_SORT_KEYS=False, MAX_STREAMS=0)
+                      MAX_STREAMS=0)
     app.config.update(config or {})
     app.config["ALLOWED_HOSTS"] = allowed_host_names(app.config.get("ALLOWED_HOSTS") or ())
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # replies in the order written
     app.extensions["club"] = store
 
     from web.club.api import api

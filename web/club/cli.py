@@ -143,7 +143,8 @@ def run_serve(args: argparse.Namespace) -> int:
     admin_key = store.ensure_admin_key()
     if admin_key:
         print("\nThe club's admin key (shown this once; keep it to yourself):\n"
-              f"  {admin_key}\nAdd a table: companion club add-table NAME --club {urls[0]} "
+              f"  {admin_key}\nAdd a table: companion club add-table NAME --club "
+              f"{urls[0].rstrip('/')} "
               "--admin-key KEY")
     print("Stop with Ctrl-C.", flush=True)
 
