@@ -94,6 +94,8 @@ def test_the_admin_manages_tables_and_may_read_a_tables_log_which_is_written_dow
     assert set(listed) == {"A", "B", "C"} and listed["A"]["events"] == 11
 
     _, game_a, _ = two_tables["A"]
+    assert refused(admin, "GET", BACKUP).status == 400  # which table?
+    assert refused(admin, "GET", f"{BACKUP}?table=Z").status == 404
     assert [g["game_id"] for g in admin.get(f"{BACKUP}?table=A")["games"]] == [game_a]
     admin.get(f"{BACKUP}/{game_a}?table=A")
     with club.store._pool.connection() as db:

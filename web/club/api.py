@@ -75,7 +75,9 @@ def as_reader() -> tuple[str, str]:
     (``?table=``); the table and "table" or "admin"."""
     named = request.args.get("table")
     token = _bearer()
-    if named is not None and token is not None and store().is_admin(token):
+    if token is not None and store().table_of(token) is None and store().is_admin(token):
+        if named is None:
+            raise ApiError(400, "malformed", "the admin names the table: ?table=NAME")
         if not store().has_table(named):
             raise NoSuchTable(f"there is no table {named!r}")
         return named, "admin"
