@@ -19,7 +19,7 @@ from companion.games import DEFAULT, AnyGame, game_of_setup, games
 from companion.protocol import MalformedAction, option_list
 from companion.table import Ack, Game, TableService
 from web import views
-from web.body import choice_field, int_field, json_body, str_field
+from web.body import choice_field, int_field, json_body, optional_int_field, str_field
 from web.dice import PairingDesk, owners_of
 from web.hub import Hub
 from web.keys import Credential, JoinRefused, KeyStore, Role
@@ -356,7 +356,7 @@ def undo(game_id: str):
         game_id,
         actor=cred.actor,
         expected_seq=int_field(data, "expected_seq"),
-        target=int_field(data, "target", required=False),
+        target=optional_int_field(data, "target"),
         key=idem_key(data, cred),
     )
     return acknowledge(game_id, cred.name, ack)
@@ -475,7 +475,7 @@ def dice_pair(game_id: str):
     data, _ = host_acting(game_id)
     owners = {o["owner"]: o for o in dice_owners(game_id)}
     owner = choice_field(data, "owner", tuple(owners), "")
-    count = int_field(data, "count", required=False) or owners[owner]["count"]
+    count = optional_int_field(data, "count") or owners[owner]["count"]
     if not 1 <= count <= 10:
         raise ApiError(400, "malformed", "count must be 1 to 10 dice")
     desk = pairing_desk()
