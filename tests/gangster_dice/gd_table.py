@@ -19,7 +19,6 @@ from companion.games.gangster_dice import (
     Bid,
     BidCard,
     CardsMode,
-    Colour,
     Dice,
     HouseRules,
     Roll,
@@ -37,19 +36,20 @@ FILES = GameFiles(GANGSTER_DICE)
 
 
 def stacked_deck(state: State, hands: dict[str, list[int]] | None) -> tuple[int, ...]:
-    """The shuffle that deals each named player the hand given (others get what is left)."""
+    """The shuffle that deals each named player the hand given; the others are dealt the lowest
+    cards left, one at a time round the table (so everyone holds a 0)."""
     hands = hands or {}
     rest = Counter(state.to_shuffle)
     for cards in hands.values():
         rest -= Counter(cards)
-    order: list[int] = []
     spare = sorted(rest.elements())
-    for p in state.players:
-        n = state.components.tutorial_hand
-        cards = list(hands.get(p.name, []))
-        while len(cards) < n:
-            cards.append(spare.pop(0))
-        order += cards
+    dealt = {p.name: list(hands.get(p.name, [])) for p in state.players}
+    n = state.components.tutorial_hand
+    while any(len(cards) < n for cards in dealt.values()):
+        for cards in dealt.values():
+            if len(cards) < n:
+                cards.append(spare.pop(0))
+    order = [v for cards in dealt.values() for v in cards]
     return (*order, *spare)
 
 
@@ -93,15 +93,27 @@ def arrange(state: State, *, stash: dict[str, Dice] | None = None,
     return replace(state, box=box)
 
 
-def faces(state: State, colour: Colour, symbols: list[str]) -> list[int]:
-    die = state.components.die(colour)
-    return [die.number(Symbol(s)) for s in symbols]
+def roll_action(state: State, name: str, *symbols: str) -> Roll:
+    """A roll showing ``symbols``, one per die of the player's stash in its order (white dice
+    first, then red, then blue), each read back to the face number that shows it."""
+    dice = state.players[state.seat(name)].stash.listed()
+    assert len(symbols) == len(dice), f"{name} rolls {len(dice)} dice, not {len(symbols)}"
+    return Roll(name, tuple((c, state.components.die(c).number(Symbol(s)))
+                            for c, s in zip(dice, symbols, strict=True)))
 
 
-def roll(state: State, name: str, **by_colour: list[str]) -> State:
-    """``roll(s, "Maria", red=["gun", "gun"], white=["finger"])``: the symbols each die shows."""
-    return apply(state, Roll.of(name, {c: faces(state, Colour(c), symbols)
-                                       for c, symbols in by_colour.items()}))
+def roll(state: State, name: str, *symbols: str) -> State:
+    """``roll(s, "Maria", "gun", "gun", "gun", "finger", "finger", "gavel")``."""
+    return apply(state, roll_action(state, name, *symbols))
+
+
+def play_round(state: State, **moves: tuple[tuple[str, ...], list[tuple[str, int]]]) -> State:
+    """Every player's roll then bid, in the order given: ``Maria=(symbols, [("streets", 2)])``."""
+    for name, (symbols, _) in moves.items():
+        state = roll(state, name, *symbols)
+    for name, (_, bids) in moves.items():
+        state = bid(state, name, *bids)
+    return state
 
 
 def bid(state: State, name: str, *bids: tuple[str, int]) -> State:

@@ -119,7 +119,8 @@ class Roll:
     dice: tuple[tuple[Colour, int], ...]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "dice", tuple(sorted(self.dice, key=_die_key)))
+        dice = ((Colour(c), n) for c, n in self.dice)
+        object.__setattr__(self, "dice", tuple(sorted(dice, key=_die_key)))
 
     @classmethod
     def of(cls, player: str, dice: Mapping[Colour | str, Iterable[int]]) -> Roll:
@@ -138,6 +139,9 @@ class BidCard:
 
     token: Token
     favor: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "token", Token(self.token))
 
     def to_json(self) -> dict[str, Any]:
         return {"token": self.token.value, "favor": self.favor}
@@ -162,7 +166,14 @@ class Bid:
 
 
 def _sorted_colours(colours: Iterable[Colour]) -> tuple[Colour, ...]:
-    return tuple(sorted(colours, key=COLOURS.index))
+    return tuple(sorted((Colour(c) for c in colours), key=COLOURS.index))
+
+
+def _colour_field(action: object, name: str) -> None:
+    """Accept a colour's name where a :class:`Colour` is expected (``Load("Maria", "red")``)."""
+    value = getattr(action, name)
+    if value is not None:
+        object.__setattr__(action, name, Colour(value))
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +203,9 @@ class PlaceOnStreets:
     player: str
     die: Colour | None
 
+    def __post_init__(self) -> None:
+        _colour_field(self, "die")
+
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.TYPE, "player": self.player,
                 "die": self.die.value if self.die else None}
@@ -206,6 +220,9 @@ class Load:
     player: str
     colour: Colour | None
 
+    def __post_init__(self) -> None:
+        _colour_field(self, "colour")
+
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.TYPE, "player": self.player,
                 "colour": self.colour.value if self.colour else None}
@@ -219,6 +236,9 @@ class TakeOff:
     TYPE: ClassVar[str] = "take"
     player: str
     die: Colour | None
+
+    def __post_init__(self) -> None:
+        _colour_field(self, "die")
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.TYPE, "player": self.player,

@@ -53,7 +53,7 @@ def check_characters(text: str) -> tuple[tuple[Character, ...] | None, list[Prob
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        c.error(None, f"not valid TOML: {exc}")
+        c.not_toml(exc)
         return None, c.problems
     c.unknown_keys(data, {"format", "character"}, "the file")
     if data.get("format") != FORMAT:

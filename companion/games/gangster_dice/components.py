@@ -223,7 +223,7 @@ def check_components(text: str) -> tuple[Components | None, list[Problem]]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        c.error(None, f"not valid TOML: {exc}")
+        c.not_toml(exc)
         return None, c.problems
     c.unknown_keys(data, {"format", "dice", "favor", "bid_cards"}, "the file")
     if data.get("format") != FORMAT:

@@ -71,6 +71,11 @@ class Checker:
                 return found
         return found
 
+    def not_toml(self, exc: Exception) -> None:
+        m = re.search(r"line (\d+)", str(exc))
+        self.error(int(m.group(1)) if m else None, f"not valid TOML: {exc}",
+                   "see docs/gangster-dice.md for the format")
+
     def error(self, line: int | None, message: str, fix: str = "") -> None:
         self.problems.append(Problem(line, message, fix))
 

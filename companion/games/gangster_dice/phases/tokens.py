@@ -111,9 +111,9 @@ def _check_turn(state: State, seat: int, task: Task) -> None:
     token = TASK_TOKEN[task]
     name = state.players[seat].name
     if state.phase is not Phase.TOKENS or not state.tasks:
-        raise RuleViolation(rule, f"{token.named}'s effect is used right after the bids are "
-                            "revealed, by the player who won it",
-                            public=f"{token.named}'s effect is not being used now")
+        raise RuleViolation(rule, f"the effect of {token.named} is used right after the bids "
+                            "are revealed, by the player who won it",
+                            public=f"the effect of {token.named} is not being used now")
     head = state.tasks[0]
     if head != PendingTask(task, seat):
         if any(t == PendingTask(task, seat) for t in state.tasks):
