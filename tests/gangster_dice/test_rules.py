@@ -14,6 +14,7 @@ from dataclasses import replace
 
 import pytest
 from gd_table import (
+    FILES,
     arrange,
     bid,
     bid_action,
@@ -94,7 +95,7 @@ class TestSetup:
         setup = GANGSTER_DICE.setup_from_dict({"type": "setup", "game": "gangster-dice",
                                                "players": list(names)})
         with pytest.raises(RuleViolation) as err:
-            GANGSTER_DICE.new_game(setup, _files())
+            GANGSTER_DICE.new_game(setup, FILES)
         assert err.value.rule == "Setup"
         assert f"2 to 4 players (one set of bid cards each), not {len(names)}" in str(err.value)
 
@@ -102,19 +103,19 @@ class TestSetup:
         setup = GANGSTER_DICE.setup_from_dict({
             "type": "setup", "game": "gangster-dice",
             "players": ["Maria", {"name": "Johnny", "colour": "yellow"}, "Claire"]})
-        s = GANGSTER_DICE.new_game(setup, _files())
+        s = GANGSTER_DICE.new_game(setup, FILES)
         assert [p.colour for p in s.players] == ["red", "yellow", "blue"]
         setup = GANGSTER_DICE.setup_from_dict({
             "type": "setup", "game": "gangster-dice",
             "players": ["Maria", {"name": "Johnny", "colour": "black"}]})
         with pytest.raises(RuleViolation, match="bid cards come in yellow, red, blue, green"):
-            GANGSTER_DICE.new_game(setup, _files())
+            GANGSTER_DICE.new_game(setup, FILES)
 
     def test_the_favor_deck_is_dealt_from_the_shuffle_in_the_record(self):
         """"Shuffle the favor deck": the shuffle is an action, and hands come off its top."""
         setup = GANGSTER_DICE.setup_from_dict({"type": "setup", "game": "gangster-dice",
                                                "players": list(THREE)})
-        s = GANGSTER_DICE.new_game(setup, _files())
+        s = GANGSTER_DICE.new_game(setup, FILES)
         assert s.phase is Phase.SETUP and s.shuffle_due and waiting_for(s) == []
         assert GANGSTER_DICE.chance_action(s, random.Random(1)) is not None
         order = (3, 2, 1, 0, 0, 1, 2, 2, 3, *sorted([0] * 4 + [1] * 10 + [2] * 9 + [3] * 4))
@@ -125,7 +126,7 @@ class TestSetup:
     def test_a_shuffle_holds_exactly_the_cards_being_shuffled(self):
         setup = GANGSTER_DICE.setup_from_dict({"type": "setup", "game": "gangster-dice",
                                                "players": list(THREE)})
-        s = GANGSTER_DICE.new_game(setup, _files())
+        s = GANGSTER_DICE.new_game(setup, FILES)
         err = refused(s, Shuffle((3,) * 36), "Setup")
         assert "the 36 cards being shuffled (6×0, 12×1, 12×2, 6×3), not 36×3" in err.reason
         assert err.public == "a shuffle holds exactly the cards being shuffled"
@@ -607,9 +608,3 @@ class TestEndOfGame:
                        Claire=(("gun",), [("streets", 0)]))
         s = apply(s, PlaceOnStreets("Claire", "red"))
         assert stash(s, "Claire") == Dice(blue=1) and not s.is_over
-
-
-def _files():
-    from gd_table import FILES
-
-    return FILES
