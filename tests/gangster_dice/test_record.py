@@ -73,8 +73,9 @@ def test_the_lines_read_as_the_documentation_shows_them():
      'each bid is {"token": "streets", "favor": 2}'),
     ({"type": "shuffle", "player": "Maria", "order": [1]}, "shuffle does not take player"),
     ({"type": "swap", "player": "Maria", "give": "red"}, "give must be a list of die colours"),
-    ({"type": "streets", "player": "Maria"}, "streets needs die"),
-    ({"type": "take", "die": "red"}, "take needs the player who acts"),
+    ({"type": "streets", "player": "Maria"}, "streets needs colour"),
+    ({"type": "take", "colour": "red"}, "take needs the player who acts"),
+    ({"type": "load", "player": "Maria", "colour": "green"}, "load: colour must be a die"),
 ])
 def test_a_malformed_line_says_what_is_wrong(line, says):
     with pytest.raises(MalformedAction) as err:

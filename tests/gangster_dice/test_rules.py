@@ -325,7 +325,7 @@ class TestTheStreets:
         s = play_round(s, Maria=(GUNS, [("streets", 3)]), Johnny=(GUNS, [("streets", 0)]),
                        Claire=(SIX_FINGERS, [("investigator", 0)]))
         assert s.phase is Phase.TOKENS and waiting_for(s)[0].does == "streets"
-        assert [a.die for a in legal_actions(s, "Maria")] == [None, "white", "red", "blue"]
+        assert [a.colour for a in legal_actions(s, "Maria")] == [None, "white", "red", "blue"]
         refused(s, PlaceOnStreets("Johnny", "red"), "Influence Tokens: The Streets")
         after = apply(s, PlaceOnStreets("Maria", "red"))
         assert after.streets == Dice(red=1) and stash(after, "Maria") == Dice(2, 1, 2)
@@ -488,7 +488,7 @@ class TestTheInvestigator:
         s = play_round(s, Maria=(GUNS, [("streets", 0)]), Johnny=(GUNS, [("streets", 0)]),
                        Claire=(("gun",) * 3, [("streets", 0)]))
         assert s.phase is Phase.INVESTIGATOR  # two colours on it: Claire chooses
-        assert [a.die for a in legal_actions(s, "Claire")] == ["white", "blue"]
+        assert [a.colour for a in legal_actions(s, "Claire")] == ["white", "blue"]
         err = refused(s, TakeOff("Claire", None), "Influence Tokens: The Lawyer")
         assert "only the Lawyer's controller may leave the dice" in err.public
         refused(s, TakeOff("Maria", "white"), "Influence Tokens: The Investigator")
@@ -525,7 +525,7 @@ class TestGainingAndLosingDice:
         err = refused(s, PlaceOnStreets("Maria", "white"), "Gaining and Losing Dice")
         assert err.reason == ("Maria received 1 white this round: you may never give away "
                               "dice you received on the same round")
-        assert [a.die for a in legal_actions(s, "Maria")] == [None, "red", "blue"]
+        assert [a.colour for a in legal_actions(s, "Maria")] == [None, "red", "blue"]
         s = apply(s, PlaceOnStreets("Maria", "red"))
         assert stash(s, "Maria") == Dice(1, 0, 2) and s.streets == Dice(red=1)
 

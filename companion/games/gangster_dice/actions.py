@@ -169,12 +169,6 @@ def _sorted_colours(colours: Iterable[Colour]) -> tuple[Colour, ...]:
     return tuple(sorted((Colour(c) for c in colours), key=COLOURS.index))
 
 
-def _colour_field(action: object, name: str) -> None:
-    """Accept a colour's name where a :class:`Colour` is expected (``Load("Maria", "red")``)."""
-    value = getattr(action, name)
-    if value is not None:
-        object.__setattr__(action, name, Colour(value))
-
 
 @dataclass(frozen=True, slots=True)
 class Swap:
@@ -196,32 +190,16 @@ class Swap:
 
 
 @dataclass(frozen=True, slots=True)
-class PlaceOnStreets:
-    """The Streets, won again by its controller: one die from the stash onto it, or none."""
+class ColourChoice:
+    """A choice of one colour of die, or none (``colour`` None)."""
 
-    TYPE: ClassVar[str] = "streets"
-    player: str
-    die: Colour | None
-
-    def __post_init__(self) -> None:
-        _colour_field(self, "die")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "player": self.player,
-                "die": self.die.value if self.die else None}
-
-
-@dataclass(frozen=True, slots=True)
-class Load:
-    """The Investigator, won while another player has it: every die of one colour from the
-    stash onto it (``colour`` None: none, where the house rule lets a player decline)."""
-
-    TYPE: ClassVar[str] = "load"
+    TYPE: ClassVar[str] = ""
     player: str
     colour: Colour | None
 
     def __post_init__(self) -> None:
-        _colour_field(self, "colour")
+        if self.colour is not None:
+            object.__setattr__(self, "colour", Colour(self.colour))
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.TYPE, "player": self.player,
@@ -229,20 +207,27 @@ class Load:
 
 
 @dataclass(frozen=True, slots=True)
-class TakeOff:
-    """The Investigator at the end of a round: its holder takes one die off it into their
-    stash (``die`` None: the holder controls the Lawyer and leaves the dice there)."""
+class PlaceOnStreets(ColourChoice):
+    """The Streets, won again by its controller: one die of that colour from the stash onto
+    it, or none."""
+
+    TYPE: ClassVar[str] = "streets"
+
+
+@dataclass(frozen=True, slots=True)
+class Load(ColourChoice):
+    """The Investigator, won while another player has it: every die of one colour from the
+    stash onto it (none, where the house rule lets a player decline)."""
+
+    TYPE: ClassVar[str] = "load"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeOff(ColourChoice):
+    """The Investigator at the end of a round: its holder takes one die of that colour off it
+    into their stash (none: the holder controls the Lawyer and leaves the dice there)."""
 
     TYPE: ClassVar[str] = "take"
-    player: str
-    die: Colour | None
-
-    def __post_init__(self) -> None:
-        _colour_field(self, "die")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "player": self.player,
-                "die": self.die.value if self.die else None}
 
 
 Action = Shuffle | ChooseCharacter | Roll | Bid | Swap | PlaceOnStreets | Load | TakeOff
@@ -288,14 +273,10 @@ def action_from_dict(data: Any) -> Action:
         _keys(data, kind, {"player", "give", "take"}, optional={"give", "take"})
         return Swap(player, _colours(kind, "give", data.get("give", [])),
                     _colours(kind, "take", data.get("take", [])))
-    if kind == "streets":
-        _keys(data, kind, {"player", "die"})
-        return PlaceOnStreets(player, _colour_or_none(kind, "die", data.get("die")))
-    if kind == "load":
-        _keys(data, kind, {"player", "colour"})
-        return Load(player, _colour_or_none(kind, "colour", data.get("colour")))
-    _keys(data, kind, {"player", "die"})
-    return TakeOff(player, _colour_or_none(kind, "die", data.get("die")))
+    _keys(data, kind, {"player", "colour"})
+    colour = data.get("colour")
+    cls = {"streets": PlaceOnStreets, "load": Load, "take": TakeOff}[kind]
+    return cls(player, None if colour is None else _colour(kind, "colour", colour))
 
 
 def _keys(data: dict[str, Any], kind: str, allowed: set[str],
@@ -318,10 +299,6 @@ def _colour(kind: str, key: str, value: Any) -> Colour:
         raise MalformedAction(f"{kind}: {key} must be a die colour (white, red or blue), "
                               f"not {value!r}")
     return Colour(value)
-
-
-def _colour_or_none(kind: str, key: str, value: Any) -> Colour | None:
-    return None if value is None else _colour(kind, key, value)
 
 
 def _colours(kind: str, key: str, value: Any) -> tuple[Colour, ...]:

@@ -10,7 +10,6 @@ applies them.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -50,14 +49,9 @@ def check_characters(text: str) -> tuple[tuple[Character, ...] | None, list[Prob
     """Parse and check a characters file: the characters (None if it has errors) and every
     problem."""
     c = Checker(text)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        c.not_toml(exc)
+    data = c.read(text, {"character"}, FORMAT)
+    if data is None:
         return None, c.problems
-    c.unknown_keys(data, {"format", "character"}, "the file")
-    if data.get("format") != FORMAT:
-        c.error(c.line_of("format"), f"format must be {FORMAT}", f"format = {FORMAT}")
     entries = data.get("character")
     if not isinstance(entries, list) or not entries:
         c.error(None, "no [[character]] tables", "add one [[character]] per card")

@@ -6,7 +6,6 @@ off), and :func:`check_components` reports every problem of that file with its l
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
@@ -220,14 +219,9 @@ def check_components(text: str) -> tuple[Components | None, list[Problem]]:
     """Parse and check a components file: the components (None if it has errors) and every
     problem."""
     c = Checker(text)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        c.not_toml(exc)
+    data = c.read(text, {"dice", "favor", "bid_cards"}, FORMAT)
+    if data is None:
         return None, c.problems
-    c.unknown_keys(data, {"format", "dice", "favor", "bid_cards"}, "the file")
-    if data.get("format") != FORMAT:
-        c.error(c.line_of("format"), f"format must be {FORMAT}", f"format = {FORMAT}")
     sources: list[tuple[str, Source]] = []
     dice = _dice(c, data.get("dice"), sources)
     favor = _favor(c, data.get("favor"), sources)

@@ -10,6 +10,7 @@ parses text only; reading a file is the platform's business.
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -71,10 +72,19 @@ class Checker:
                 return found
         return found
 
-    def not_toml(self, exc: Exception) -> None:
-        m = re.search(r"line (\d+)", str(exc))
-        self.error(int(m.group(1)) if m else None, f"not valid TOML: {exc}",
-                   "see docs/gangster-dice.md for the format")
+    def read(self, text: str, keys: Iterable[str], fmt: int) -> dict[str, Any] | None:
+        """The file's TOML (None if it is not TOML), its top-level keys and format checked."""
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            m = re.search(r"line (\d+)", str(exc))
+            self.error(int(m.group(1)) if m else None, f"not valid TOML: {exc}",
+                       "see docs/gangster-dice.md for the format")
+            return None
+        self.unknown_keys(data, {"format", *keys}, "the file")
+        if data.get("format") != fmt:
+            self.error(self.line_of("format"), f"format must be {fmt}", f"format = {fmt}")
+        return data
 
     def error(self, line: int | None, message: str, fix: str = "") -> None:
         self.problems.append(Problem(line, message, fix))

@@ -64,9 +64,9 @@ def _choice(state: State, viewer: str, a: Action) -> Choice:
                           f"Give {Dice.of_colours(a.give).describe()}, take "
                           f"{Dice.of_colours(a.take).describe()}")
         case PlaceOnStreets():
-            if a.die is None:
+            if a.colour is None:
                 return Choice(a.to_dict(), "streets", "Put no die on the Streets")
-            return Choice(a.to_dict(), "streets", f"Put a {a.die} die on the Streets")
+            return Choice(a.to_dict(), "streets", f"Put a {a.colour} die on the Streets")
         case Load():
             if a.colour is None:
                 return Choice(a.to_dict(), "load", "Put no dice on the Investigator")
@@ -74,8 +74,8 @@ def _choice(state: State, viewer: str, a: Action) -> Choice:
             dice = f"{a.colour} die" if n == 1 else f"{n} {a.colour} dice"
             return Choice(a.to_dict(), "load", f"Put your {dice} on the Investigator")
         case TakeOff():
-            if a.die is None:
+            if a.colour is None:
                 return Choice(a.to_dict(), "take",
                               "Leave the dice on the Investigator (you control the Lawyer)")
-            return Choice(a.to_dict(), "take", f"Take a {a.die} die off the Investigator")
+            return Choice(a.to_dict(), "take", f"Take a {a.colour} die off the Investigator")
     raise AssertionError(f"no label for {a!r}")

@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from companion.games.gangster_dice.actions import (
+    CHARACTERS_VALUES,
     GAME_ID,
     Action,
     CardsMode,
@@ -22,7 +23,12 @@ from companion.games.gangster_dice.actions import (
 )
 from companion.games.gangster_dice.apply import apply, new_game
 from companion.games.gangster_dice.characters import CHARACTERS_FILE, parse_characters
-from companion.games.gangster_dice.components import COMPONENTS_FILE, Components, parse_components
+from companion.games.gangster_dice.components import (
+    COMPONENTS_FILE,
+    Components,
+    Dice,
+    parse_components,
+)
 from companion.games.gangster_dice.display import choices, table_data
 from companion.games.gangster_dice.legal import dice_of_ask, legal_actions, waiting_for
 from companion.games.gangster_dice.narrate import narrate
@@ -34,10 +40,6 @@ from companion.games.gangster_dice.view import action_view, player_view, scrambl
 from companion.protocol.errors import MalformedAction
 from companion.protocol.game import PIPS, Choice, DiceSet, Files, Waiting
 from companion.protocol.options import OptionInfo
-
-# Simulated dice need as many virtual dice per player as a stash can ever hold: every die but
-# the three on the Speakeasy.
-MOST_IN_A_STASH = 24
 
 
 def load_components(files: Files) -> Components:
@@ -53,11 +55,11 @@ class GangsterDice:
     rulebook = "gangster-dice-rulebook.txt"
     house_rules = HouseRules
     setup_choices = (
-        OptionInfo("cards", ("companion", "physical"), "companion",
+        OptionInfo("cards", tuple(m.value for m in CardsMode), CardsMode.COMPANION.value,
                    "who holds the cards: the companion deals every hand onto the phones "
                    "(companion), or players keep their real cards and enter what they reveal "
                    "(physical)"),
-        OptionInfo("characters", ("off", "on"), "off",
+        OptionInfo("characters", CHARACTERS_VALUES, CHARACTERS_VALUES[0],
                    "off: the tutorial game (three favor cards each); on: each player plays a "
                    "character card (its ability is shown, not enforced)"),
     )
@@ -126,9 +128,11 @@ class GangsterDice:
 
     def dice_sets(self, state: State) -> list[DiceSet]:
         # Dice move between players all game, so each player's set is as large as a stash can
-        # be (what simulated dice need). Pip readers (camera, smart dice) cannot read these
-        # dice's symbols: rolls come from the phones or the simulated dice.
-        return [DiceSet(p.name, f"{p.name}'s dice", MOST_IN_A_STASH) for p in state.players]
+        # be: every die but the Speakeasy's (what simulated dice need). Pip readers (camera,
+        # smart dice) cannot read these dice's symbols: rolls come from phones or simulation.
+        c = state.components
+        most = c.all_dice.total - Dice.each(c.on_speakeasy).total
+        return [DiceSet(p.name, f"{p.name}'s dice", most) for p in state.players]
 
     def scramble(self, state: State, viewer: str | None, rng: random.Random) -> State:
         return scramble(state, viewer, rng)
@@ -163,4 +167,3 @@ class GangsterDice:
 
 
 GANGSTER_DICE = GangsterDice()
-__all__ = ["GANGSTER_DICE", "CardsMode", "GangsterDice"]

@@ -82,9 +82,9 @@ def _action_line(before: State, action: Action, after: State, viewer: str | None
             return (f"{who} exchanges {_colours(action.give)} for {_colours(action.take)} "
                     "at the Speakeasy.")
         case PlaceOnStreets():
-            if action.die is None:
+            if action.colour is None:
                 return f"{who} puts no die on the Streets."
-            return (f"{who} puts a {action.die} die on the Streets "
+            return (f"{who} puts a {action.colour} die on the Streets "
                     f"({after.streets.total} there now).")
         case Load():
             if action.colour is None:
@@ -92,9 +92,9 @@ def _action_line(before: State, action: Action, after: State, viewer: str | None
             n = before.givable(before.seat(who)).count(action.colour)
             return f"{who} puts {_their(n, action.colour.value)} on the Investigator."
         case TakeOff():
-            if action.die is None:
+            if action.colour is None:
                 return (f"{who} controls the Lawyer and leaves the dice on the Investigator.")
-            return f"{who} takes a {action.die} die off the Investigator."
+            return f"{who} takes a {action.colour} die off the Investigator."
     raise AssertionError(f"no narration for {action!r}")
 
 

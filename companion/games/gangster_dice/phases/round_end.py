@@ -71,17 +71,17 @@ def take_off(state: State, seat: int, action: TakeOff) -> State:
         raise RuleViolation(INVESTIGATOR, f"{state.name(holder)} has the Investigator: only "
                             "they take a die off it",
                             public=f"{state.name(holder)} has the Investigator")
-    if action.die is None:
+    if action.colour is None:
         if state.controller(Token.LAWYER) != seat:
             raise RuleViolation(LAWYER, f"{p.name} must take one die off the "
                                 "Investigator: only the Lawyer's controller may leave them",
                                 public="only the Lawyer's controller may leave the dice")
         return begin_draws(state)
-    if state.investigator.count(action.die) == 0:
-        raise RuleViolation(INVESTIGATOR, f"there is no {action.die} die on the Investigator "
+    if state.investigator.count(action.colour) == 0:
+        raise RuleViolation(INVESTIGATOR, f"there is no {action.colour} die on the Investigator "
                             f"(it holds {state.investigator.describe()})",
-                            public=f"there is no {action.die} die on the Investigator")
-    return begin_draws(_take(state, seat, action.die))
+                            public=f"there is no {action.colour} die on the Investigator")
+    return begin_draws(_take(state, seat, action.colour))
 
 
 def _take(state: State, seat: int, colour: Colour) -> State:

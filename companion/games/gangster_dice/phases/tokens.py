@@ -165,9 +165,9 @@ def swap(state: State, seat: int, action: Swap) -> State:
 def place_on_streets(state: State, seat: int, action: PlaceOnStreets) -> State:
     """The Streets: "you may place any one die from your stash on top of it"."""
     _check_turn(state, seat, Task.STREETS)
-    if action.die is None:
+    if action.colour is None:
         return next_task(_done(state))
-    die = Dice.of_colours([action.die])
+    die = Dice.of_colours([action.colour])
     if not state.givable(seat).covers(die):
         _not_givable(state, seat, die, RULE[Task.STREETS])
     p = state.players[seat]
