@@ -329,6 +329,9 @@ def submit(game_id: str):
     return acknowledge(game_id, cred.name, ack)
 
 
+MAX_ROLL = 64  # dice in one roll: a Gangster Dice stash can hold 24, and room to spare
+
+
 @api.post("/games/<game_id>/dice/roll")
 def dice_roll(game_id: str):
     """A player's roll, typed on their phone: the faces of a roll the game waits for from
@@ -338,7 +341,7 @@ def dice_roll(game_id: str):
     if cred.role is not Role.PLAYER or cred.name is None:
         raise ApiError(403, "forbidden", "a roll is typed on the roller's own phone")
     faces = data.get("faces")
-    if (not isinstance(faces, list) or not 1 <= len(faces) <= 20
+    if (not isinstance(faces, list) or not 1 <= len(faces) <= MAX_ROLL
             or not all(isinstance(f, int) and not isinstance(f, bool) for f in faces)):
         raise ApiError(400, "malformed", "faces must be a list of die faces")
     ask = str_field(data, "ask", required=False, max_length=1000)

@@ -19,9 +19,8 @@ DEFAULT = NEW_DON.id  # a record whose setup line names no game is A New Don's (
 # The ids are fixed: records and saved games name them.
 PLANNED = ("new-don", "gangster-dice", "cash-n-guns", "monopoly-godfather", "godfather-1971")
 
-_GAMES: dict[str, AnyGame] = {
-    g.id: g for g in (NEW_DON, GANGSTER_DICE, CASH_N_GUNS)
-}
+_SHIPPED: tuple[AnyGame, ...] = (NEW_DON, GANGSTER_DICE, CASH_N_GUNS)
+_GAMES: dict[str, AnyGame] = {g.id: g for g in _SHIPPED}
 
 
 def games() -> list[AnyGame]:

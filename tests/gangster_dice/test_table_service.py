@@ -1,10 +1,9 @@
 """Gangster Dice at a live table: the table service keeps it, the dice layer rolls for it, and
 both know it only through the game protocol.
 
-The one gap: with the companion holding the cards, the favor deck waits for a shuffle that no
-player makes and no die gives. Until the table service draws chance itself (the game offers
-``chance_action`` and ``is_chance`` for that, docs/gangster-dice.md), the host submits it; no
-player can.
+With the companion holding the cards, the favor deck waits for a shuffle that no player makes
+and no die gives: the table service draws it itself (the game's ``chance_action``) and records
+it as the table's move, and nobody else may submit one.
 """
 
 from __future__ import annotations
@@ -13,8 +12,8 @@ import random
 import time
 
 import pytest
-from companion.table.dice_bridge import TableDice
 
+from companion.dice.table import TableDice
 from companion.games.gangster_dice import GANGSTER_DICE, Phase, Shuffle
 from companion.records import parse_record, replay
 from companion.table import Refused, TableService
@@ -32,10 +31,7 @@ def play_out(service: TableService, game_id: str, rng: random.Random) -> None:
     """Rolls as the dice send them (face numbers), choices as the players make them."""
     while not service.game(game_id).is_over:
         game = service.game(game_id)
-        chance = GANGSTER_DICE.chance_action(game.state, rng)
-        if chance is not None:
-            service.submit(game_id, chance, actor="host", expected_seq=game.seq)
-            continue
+        assert GANGSTER_DICE.chance_action(game.state, rng) is None  # drawn by the service
         w = rng.choice(GANGSTER_DICE.waiting_for(game.state))
         if w.dice is not None:
             faces = tuple(rng.randint(1, 6) for _ in range(w.dice.count))
@@ -61,21 +57,41 @@ def test_a_physical_cards_game_is_kept_played_and_exported(tmp_path):
     again.close()
 
 
-def test_with_the_companions_cards_the_host_submits_the_shuffle_and_no_player_can(tmp_path):
-    service = TableService(tmp_path)
+def test_with_the_companions_cards_the_service_draws_the_shuffle_and_nobody_else_can(tmp_path):
+    service = TableService(tmp_path, chance=random.Random(1))
     game = service.create_game(setup("companion", 3))
-    assert game.state.shuffle_due and GANGSTER_DICE.waiting_for(game.state) == []
-    order = tuple(random.Random(1).sample(game.state.to_shuffle, 36))
-    with pytest.raises(Refused) as err:
-        service.submit(game.id, Shuffle(order), actor="player:Maria", expected_seq=game.seq)
-    assert err.value.code == "forbidden"
-    assert GANGSTER_DICE.is_chance(Shuffle(order))
-    service.submit(game.id, {"type": "shuffle", "order": list(order)}, actor="host",
-                   expected_seq=game.seq)
-    game = service.game(game.id)
+    [shuffle] = [e for e in game.events if e.kind == "action"]
+    assert shuffle.actor == "table" and shuffle.payload["type"] == "shuffle"
     assert game.state.phase is Phase.BIDS and len(game.state.players[0].hand) == 3
+    order = tuple(shuffle.payload["order"])
+    for actor in ("player:Maria", "host", "dice"):
+        with pytest.raises(Refused) as err:
+            service.submit(game.id, Shuffle(order), actor=actor, expected_seq=game.seq)
+        assert err.value.code == "forbidden" and "chance" in err.value.reason
     play_out(service, game.id, random.Random(4))
-    assert service.game(game.id).status == "finished"
+    game = service.game(game.id)
+    assert game.status == "finished"
+    reshuffles = [e for e in game.events if e.payload.get("type") == "shuffle"]
+    assert all(e.actor == "table" for e in reshuffles)
+    # The record replays exactly, shuffles and all.
+    text = service.disclose(game.id, actor="host")
+    assert replay(parse_record(text), service.files(GANGSTER_DICE)) == game.state
+    service.close()
+
+
+def test_a_shuffle_awaited_when_the_power_went_is_drawn_at_the_next_start(tmp_path):
+    """The game was stored awaiting a shuffle (the process died between the two writes): the
+    service draws it when it starts, so the table is never stuck."""
+    from companion.table.storage import Storage
+
+    storage = Storage(tmp_path)
+    line = GANGSTER_DICE.setup_from_dict(setup("companion", 3)).to_dict()
+    storage.create_game("g00001", "2026-11-22T20:00:00.000+00:00", line, "host")
+    storage.close()
+    service = TableService(tmp_path)
+    game = service.game("g00001")
+    assert [e.payload["type"] for e in game.events[1:]] == ["shuffle"]
+    assert game.state.phase is Phase.BIDS
     service.close()
 
 

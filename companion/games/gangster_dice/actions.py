@@ -275,8 +275,12 @@ def action_from_dict(data: Any) -> Action:
                     _colours(kind, "take", data.get("take", [])))
     _keys(data, kind, {"player", "colour"})
     colour = data.get("colour")
-    cls = {"streets": PlaceOnStreets, "load": Load, "take": TakeOff}[kind]
-    return cls(player, None if colour is None else _colour(kind, "colour", colour))
+    chosen = None if colour is None else _colour(kind, "colour", colour)
+    if kind == "streets":
+        return PlaceOnStreets(player, chosen)
+    if kind == "load":
+        return Load(player, chosen)
+    return TakeOff(player, chosen)
 
 
 def _keys(data: dict[str, Any], kind: str, allowed: set[str],

@@ -106,7 +106,8 @@ class Dice:
         return cls(n, n, n)
 
     def count(self, colour: Colour) -> int:
-        return getattr(self, colour.value)
+        count: int = getattr(self, colour.value)
+        return count
 
     @property
     def total(self) -> int:
@@ -266,7 +267,8 @@ def _count(c: Checker, table: dict[str, Any], key: str, where: str, low: int = 0
     return value
 
 
-def _dice(c: Checker, raw: Any, sources: list[tuple[str, Source]]):
+def _dice(c: Checker, raw: Any, sources: list[tuple[str, Source]]
+          ) -> tuple[int, int, int, tuple[DieKind, ...]] | None:
     if not isinstance(raw, dict):
         c.error(None, "[dice] is missing", "see docs/gangster-dice.md for the format")
         return None
@@ -322,7 +324,8 @@ def _die(c: Checker, colour: Colour, raw: Any,
     return DieKind(colour, symbols, doubles[0])
 
 
-def _favor(c: Checker, raw: Any, sources: list[tuple[str, Source]]):
+def _favor(c: Checker, raw: Any, sources: list[tuple[str, Source]]
+           ) -> tuple[tuple[int, ...], int, int, int] | None:
     if not isinstance(raw, dict):
         c.error(None, "[favor] is missing", "see docs/gangster-dice.md for the format")
         return None

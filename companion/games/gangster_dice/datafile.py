@@ -13,7 +13,7 @@ import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 SOURCE_KINDS = ("rulebook", "card", "inferred", "companion", "placeholder")
 
@@ -144,5 +144,6 @@ def parse_source(value: Any) -> Source | None:
     return Source(m.group(1), (m.group(2) or "").strip())
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
+    """A whole number as TOML gives it (a bool is not one)."""
     return isinstance(value, int) and not isinstance(value, bool)

@@ -141,12 +141,12 @@ class GangsterDice:
         return random_action(state, rng)
 
     def chance_action(self, state: State, rng: random.Random) -> Action | None:
-        """Proposed protocol addition: the chance the game awaits that no die and no player
-        gives (a shuffle), drawn from ``rng``; None when it awaits none."""
         return chance_action(state, rng)
 
+    def table_may_enter(self, action: Action) -> bool:
+        return False  # bids, favors and dice given away are each player's own choice
+
     def is_chance(self, action: Action) -> bool:
-        """Proposed protocol addition: whether only the companion may make ``action``."""
         return isinstance(action, Shuffle)
 
     def score_position(self, text: str, files: Files) -> dict[str, Any]:

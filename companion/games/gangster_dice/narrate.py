@@ -21,7 +21,7 @@ from companion.games.gangster_dice.actions import (
     Swap,
     TakeOff,
 )
-from companion.games.gangster_dice.components import Dice, Token
+from companion.games.gangster_dice.components import Colour, Dice, Token
 from companion.games.gangster_dice.state import Happening, Phase, Reveal, State, What
 from companion.games.gangster_dice.view import action_view, symbols_text
 
@@ -98,7 +98,7 @@ def _action_line(before: State, action: Action, after: State, viewer: str | None
     raise AssertionError(f"no narration for {action!r}")
 
 
-def _colours(colours: tuple) -> str:
+def _colours(colours: tuple[Colour, ...]) -> str:
     return Dice.of_colours(colours).describe()
 
 
