@@ -90,7 +90,8 @@ def breaks_majority(layout: Layout, before: int, rule: str) -> Callable[[int], b
     """When a count after an opponent's turn breaks CONTROL: any loss (``any_reduction``, the
     default: "cannot affect this situation"), or only losing the majority."""
     if rule == "lose_majority":
-        return lambda after: not majority(layout, after)
+        held = majority(layout, before)  # no majority, nothing to lose
+        return lambda after: held and not majority(layout, after)
     return lambda after: after < before
 
 
