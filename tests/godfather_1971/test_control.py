@@ -28,6 +28,44 @@ from companion.games.godfather_1971.layout import grid_layout, popcount
 
 # --- (+) does not yet have CONTROL -----------------------------------------------------
 
+DIAGRAM_1 = """
+    - X . . . .
+    + + - . - .
+    X X + + . -
+    + + + . + .
+    . + . + + .
+"""
+
+
+def test_diagram_1_eleven_pieces_and_three_enclosed_positions_are_no_majority_yet():
+    # "though (+) occupies 11 positions and directly controls 3 others, his control of the
+    # 15th and 16th positions (majority) is merely implicit."
+    d = diagram(DIAGRAM_1)
+    assert popcount(d.pieces[0]) == 11
+    assert d.names(enclosed(d.layout, d.pieces, 0)) == ["D4", "E1", "E3"]
+    verdict = check(d.layout, d.pieces, 0)
+    assert verdict.holds == 14 and not verdict.majority and not verdict.controls
+
+
+def test_diagram_1_minus_playing_the_three_marked_positions_takes_two_pieces():
+    # "If (-) can play 3 pieces on the X'ed positions, (+) will lose 2 pieces."
+    d = diagram(DIAGRAM_1)
+    out = place(d.layout, d.pieces, 1, d.marked)
+    assert isinstance(out, Placed) and d.names(out.took) == ["B1", "B2"]
+
+
+def test_diagram_1_plus_playing_any_marked_position_achieves_control():
+    # "If it is (+'s) turn, however, he can achieve CONTROL by playing 1 piece on any of the
+    # X'ed positions." (On A2 it also takes (-)'s corner piece, which becomes enclosed.)
+    d = diagram(DIAGRAM_1)
+    for x in d.names(d.marked):
+        out = place(d.layout, d.pieces, 0, d.at(x))
+        assert isinstance(out, Placed), x
+        verdict = check(d.layout, out.pieces, 0)
+        assert verdict.holds >= 16 and verdict.controls, x
+        assert breach_by(d.layout, out.pieces, 0, 1, exhaustive=True) is None
+
+
 DIAGRAM_2 = """
     + . + . + .
     . + . + . +

@@ -102,7 +102,8 @@ class _Checker:
         return self.line_of(rf'^\s*"?{re.escape(key)}"?\s*=', start)
 
     def source(self, raw: Any, line: int | None, where: str, facts: list[str]) -> dict[str, str]:
-        """``source = "kind ..."`` or ``{default = ..., fact = ...}``: one source per fact."""
+        """``source = "kind ..."`` or ``{default = ..., fact = ...}`` (inline or a [source]
+        table starting on ``line``): one source per fact."""
         if isinstance(raw, str):
             raw = {"default": raw}
         if not isinstance(raw, dict) or not raw:
@@ -111,16 +112,18 @@ class _Checker:
             return {}
         out = {}
         for key, value in raw.items():
+            at = (self.key(key, line) if line and self.lines[line - 1].lstrip().startswith("[")
+                  else None) or line
             if key != "default" and key not in facts:
-                self.error(line, f"{where}: the source names {key!r}, which is no fact here",
+                self.error(at, f"{where}: the source names {key!r}, which is no fact here",
                            f"name one of: default, {', '.join(facts)}")
                 continue
             m = _SOURCE.match(value) if isinstance(value, str) else None
             if m is None:
-                self.error(line, f"{where}: source {value!r} does not say where the fact "
+                self.error(at, f"{where}: source {value!r} does not say where the fact "
                            "comes from", f"start it with one of: {', '.join(SOURCE_KINDS)}")
             elif m.group(1) == "inferred" and not m.group(2).strip(" :"):
-                self.error(line, f"{where}: an inferred fact needs its reasoning",
+                self.error(at, f"{where}: an inferred fact needs its reasoning",
                            'write source = "inferred: <why>"')
         for f in facts:
             value = raw.get(f, raw.get("default"))

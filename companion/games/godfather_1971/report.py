@@ -1,6 +1,6 @@
 """The game as plain text for the terminal (``companion replay``, ``demo``): where it stands
 in a few words, and the whole table: each neighborhood drawn with the players' initials, the
-enclosed positions in lower case."""
+positions they enclose in lower case, empty ones as dots."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def summary(state: State) -> str:
         cols = max(c for _, c in layout.cells) + 1
         at = {cellrc: layout.names[k] for k, cellrc in enumerate(layout.cells)}
         for r in range(rows):
-            lines.append("  " + " ".join(cell.get(at[(r, c)], "+") if (r, c) in at else " "
+            lines.append("  " + " ".join(cell.get(at[(r, c)], ".") if (r, c) in at else " "
                                          for c in range(cols)))
     lines.append("")
     if state.is_over:

@@ -49,8 +49,8 @@ def score(state: State) -> dict[str, Any]:
     for i, hood in enumerate(state.hoods):
         if hood.controller is not None and hood.racket is not None:
             credits[state.name(hood.controller)].append({
-                "neighborhood": state.board.layouts[i].id, "racket": hood.racket.value,
-                "value": state.board.value(i, hood.racket)})
+                "neighborhood": state.board.layouts[i].id, "name": state.board.layouts[i].name,
+                "racket": hood.racket.value, "value": state.board.value(i, hood.racket)})
     return _result(cash, credits, {p.name: p.debt for p in state.players if p.debt})
 
 
@@ -112,7 +112,9 @@ def score_position(text: str, files: Files) -> dict[str, Any]:
         if racket is None:
             raise PositionError(f"[control] {hood}: racket {entry['racket']!r} is none of "
                                 + ", ".join(r.value for r in Racket))
-        credits[entry["player"]].append({"neighborhood": hood, "racket": racket.value,
+        name = next(layout.name for layout in board.layouts if layout.id == hood)
+        credits[entry["player"]].append({"neighborhood": hood, "name": name,
+                                         "racket": racket.value,
                                          "value": board.card.value(hood, racket)})
     return _result({p: cash.get(p, 0) for p in players}, credits, {})
 
@@ -126,6 +128,6 @@ def score_table(scores: dict[str, Any]) -> str:
         for c in scores["credits"].get(name, []):
             racket = parse_racket(c["racket"])
             title = racket.title if racket else c["racket"]
-            lines.append(f"    {title} in {c['neighborhood']}: ${c['value']:,}")
+            lines.append(f"    {title} in {c.get('name', c['neighborhood'])}: ${c['value']:,}")
     lines.append("Winner: " + " and ".join(scores["winners"]) + " (THE GODFATHER)")
     return "\n".join(lines)
