@@ -221,6 +221,22 @@ def test_a_bad_break_beyond_the_cash_converts_pieces_at_half_their_cost():
     assert state.hoods[state.board.index("park-west")].pieces[0] == 0b10
 
 
+def test_stalemated_pieces_may_still_pay_a_bad_break():
+    # Stalemated pieces "may not be redeemed for cash except as previously described": the
+    # Bad Break conversion. The neighborhood stays stalemated.
+    state = later_turn("breaks", cash=0)
+    state = arrange(state, "park-west", "+ + . . . ." + " . . . . . ." * 4, Racket.BOOTLEGGER)
+    park = state.board.index("park-west")
+    state = state.with_hood(park, stalemated=True)
+    state = play(state, act("play_card", "Plus"), act("roll", "Plus", faces=[1, 2]),
+                 act("break_card", "Plus", card="pay-100"))
+    state = play(state, act("sell", "Plus", neighborhood="park-west", position="A2"))
+    assert cash(state) == 0 and state.step is Step.PLACE  # $100 for a $200 Bootlegger
+    assert state.hoods[park].stalemated and state.hoods[park].pieces[0] == 0b1
+    err = refused(state, place("Plus", "park-west", "A2"))
+    assert err.rule == "Control" and "stalemated" in err.reason
+
+
 def test_a_bad_break_takes_pieces_of_its_racket_and_is_void_without_them():
     # "If he has no pieces on the board of the racket stipulated, that part of the penality
     # is void."

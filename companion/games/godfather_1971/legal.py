@@ -87,12 +87,12 @@ def legal_actions(state: State, player: str) -> list[Action]:
         return [*_piece_actions(state, Finger, opponents_pieces(state, seat), player),
                 EndFingerman(player)]
     if step is Step.LOSE_PIECES:
-        return _piece_actions(state, GiveUp, state.own_pieces(seat, turn.lose), player)
+        return _piece_actions(state, GiveUp, state.bad_break_pieces(seat, turn.lose), player)
     if step is Step.PENALTY:
         return _piece_actions(state, GiveUp, [(i, p) for i, p in state.own_pieces(seat)
                                               if i == turn.penalty], player)
     if step is Step.SELL:
-        return _piece_actions(state, Sell, state.own_pieces(seat), player)
+        return _piece_actions(state, Sell, state.bad_break_pieces(seat), player)
     return [*(p for p, _ in placements(state)), *turn_actions(state, player)]
 
 

@@ -181,15 +181,22 @@ class State:
         assert self.turn is not None
         return replace(self, turn=replace(self.turn, **changes))
 
+    def bad_break_pieces(self, seat: int, racket: Racket | None = None) -> list[tuple[int, int]]:
+        """The pieces a Bad Break can take or convert: in open neighborhoods and stalemated
+        ones ("may not be redeemed for cash except as previously described")."""
+        return self.own_pieces(seat, racket, stalemated=True)
+
     def open_hoods(self) -> list[int]:
         return [i for i, h in enumerate(self.hoods) if h.open]
 
-    def own_pieces(self, seat: int, racket: Racket | None = None) -> list[tuple[int, int]]:
-        """(neighborhood, position) of every piece ``seat`` has in open neighborhoods (of one
-        racket, if given): the pieces a Bad Break can take or convert."""
+    def own_pieces(self, seat: int, racket: Racket | None = None,
+                   stalemated: bool = False) -> list[tuple[int, int]]:
+        """(neighborhood, position) of every piece ``seat`` has in open neighborhoods (and
+        stalemated ones, if asked), of one racket if given."""
         out = []
         for i, h in enumerate(self.hoods):
-            if h.open and (racket is None or h.racket is racket):
+            if (h.open or (stalemated and h.stalemated)) and (racket is None
+                                                              or h.racket is racket):
                 m = h.pieces[seat]
                 while m:
                     low = m & -m

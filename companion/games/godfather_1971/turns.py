@@ -205,7 +205,7 @@ def apply_break(state: State, card: Card) -> State:
     if card.pieces:
         # "If he has no pieces on the board of the racket stipulated, that part of the
         # penalty is void"; with no more than the card asks, they all go.
-        have = state.own_pieces(seat, card.racket)
+        have = state.bad_break_pieces(seat, card.racket)
         if len(have) > card.pieces:
             state = state.with_turn(lose=card.racket, lose_count=card.pieces)
             return replace(state, step=Step.LOSE_PIECES)
@@ -224,7 +224,7 @@ def settle_owed(state: State) -> State:
     p = state.players[seat]
     if p.cash >= owed:
         state = state.with_player(seat, cash=p.cash - owed)
-    elif state.own_pieces(seat):
+    elif state.bad_break_pieces(seat):
         return replace(state, step=Step.SELL)
     else:
         debt = owed - p.cash if state.rules.bad_break_shortfall == "debt" else 0
@@ -238,12 +238,15 @@ def remove(state: State, seat: int, i: int, pos: int) -> State:
     return state.with_hood(i, pieces=pieces)
 
 
-def _piece(state: State, action: PieceAct) -> tuple[int, int, int | None]:
-    """(neighborhood, position, whose piece) an action names; closed neighborhoods refused."""
+def _piece(state: State, action: PieceAct, stalemated: bool = False
+           ) -> tuple[int, int, int | None]:
+    """(neighborhood, position, whose piece) an action names; closed neighborhoods refused
+    (a stalemated one's pieces may still pay a Bad Break, if ``stalemated``)."""
     i = hood_index(state, action.neighborhood)
     layout = state.board.layouts[i]
     pos = position_index(layout, action.position)
-    if not state.hoods[i].open:
+    hood = state.hoods[i]
+    if not (hood.open or (stalemated and hood.stalemated)):
         raise RuleViolation("Control", f"{layout.name} is closed: its pieces stay as they are")
     return i, pos, who_holds(state, i, pos)
 
@@ -270,7 +273,7 @@ def give_up(state: State, action: GiveUp) -> State:
     """A Bad Break's pieces, or declared CONTROL's penalty: one of the player's own."""
     turn = state.turn
     assert turn is not None
-    i, pos, owner = _piece(state, action)
+    i, pos, owner = _piece(state, action, stalemated=state.step is Step.LOSE_PIECES)
     name = state.board.layouts[i].name
     if owner != turn.seat:
         raise RuleViolation("The Cards" if state.step is Step.LOSE_PIECES else "Control",
@@ -290,7 +293,7 @@ def give_up(state: State, action: GiveUp) -> State:
     state = remove(state, owner, i, pos)
     left = turn.lose_count - 1
     state = state.with_turn(lose_count=left, lose=turn.lose if left else None)
-    if left and state.own_pieces(owner, turn.lose):
+    if left and state.bad_break_pieces(owner, turn.lose):
         return state
     return settle_owed(state.with_turn(lose=None, lose_count=0))
 
@@ -298,7 +301,7 @@ def give_up(state: State, action: GiveUp) -> State:
 def sell(state: State, action: PieceAct) -> State:
     turn = state.turn
     assert turn is not None
-    i, pos, owner = _piece(state, action)
+    i, pos, owner = _piece(state, action, stalemated=True)
     if owner != turn.seat:
         raise RuleViolation("The Cards", f"{action.position} in {state.board.layouts[i].name} "
                             "is not one of your pieces")

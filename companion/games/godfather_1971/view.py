@@ -158,7 +158,7 @@ def player_view(state: State, viewer: str | None) -> dict[str, Any]:
                         for b in p.bonuses],
             "penalties": [state.board.layouts[i].id for i in p.penalties],
             "pieces": sum(len(state.board.layouts[i].names_of(h.pieces[seat]))
-                          for i, h in enumerate(state.hoods) if h.open),
+                          for i, h in enumerate(state.hoods) if h.controller is None),
         }
         if p.name == viewer:
             entry["hand"] = card_json(p.hand, Deck.PLAYING)
