@@ -237,3 +237,33 @@ def test_enclosed_positions_are_those_a_lone_opponent_piece_could_not_take():
                 if mine >> i & 1:  # a lone piece there is taken at once, or is taking
                     alone = place(layout, pieces, opponent, 1 << i)
                     assert (alone.by == seat) if not isinstance(alone, Placed) else alone.taken
+
+
+def test_under_the_fenced_rule_an_open_area_counts_and_an_opponent_may_step_into_it():
+    d = diagram("""
+        + + + + . .
+        . . . + . .
+        + + + + . .
+        . . . . - -
+        . . . . . .
+    """)
+    assert holds(d.layout, d.pieces, 0, "enclosed") == 9
+    assert holds(d.layout, d.pieces, 0, "fenced") == 12  # B1-B3, fenced against the border
+    big = diagram("""
+        + + + + + .
+        . . . . + .
+        . . . . + .
+        . . . . + .
+        + + + + + -
+    """)
+    # Twelve positions behind the wall count: fewer than half the neighborhood.
+    assert holds(big.layout, big.pieces, 0, "fenced") == 13 + 12
+    assert holds(big.layout, big.pieces, 0, "enclosed") == 13
+    b = breach_by(big.layout, big.pieces, 0, 1, mode="fenced")
+    assert b is not None and b.taken == 0 and popcount(b.entered) == 1  # one piece inside
+    lone = diagram("""
+        . . . . . .
+        . . + . . .
+        . . . . . .
+    """)
+    assert holds(lone.layout, lone.pieces, 0, "fenced") == 1  # the rest is the larger side

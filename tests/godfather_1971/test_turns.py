@@ -288,3 +288,24 @@ def test_the_card_drawn_is_held_secretly_for_the_next_turn():
         assert GODFATHER_1971.action_view(state, draw, viewer)["card"] == "hidden"
         assert "Fingerman" not in " ".join(GODFATHER_1971.narrate(state, draw, after, viewer))
     assert "Fingerman" in " ".join(GODFATHER_1971.narrate(state, draw, after, "Plus"))
+
+
+# --- house rules -------------------------------------------------------------------------
+
+
+def test_a_bad_break_nobody_can_pay_is_forgiven_or_owed():
+    # The rules do not say what happens when even the pieces do not cover it.
+    forgiven = play(later_turn("breaks", cash=100).with_hood(1, pieces=(0, 0b1)),
+                    act("play_card", "Plus"), act("roll", "Plus", faces=[1, 2]),
+                    act("break_card", "Plus", card="pay-500"))
+    assert cash(forgiven) == 0 and forgiven.players[0].debt == 0
+    owed = later_turn("breaks", cash=100).with_hood(1, pieces=(0, 0b1))
+    owed = replace(owed, rules=replace(owed.rules, bad_break_shortfall="debt"))
+    owed = play(owed, act("play_card", "Plus"), act("roll", "Plus", faces=[1, 2]),
+                act("break_card", "Plus", card="pay-500"))
+    assert cash(owed) == 0 and owed.players[0].debt == 400
+    # The next money the bank pays settles the debt first, and the score counts what is left.
+    owed = replace(owed.with_player(0, hand="money-3"), step=Step.PLAY_CARD)
+    owed = play(owed, act("play_card", "Plus"))
+    assert cash(owed) == 0 and owed.players[0].debt == 100
+    assert GODFATHER_1971.score(owed)["totals"]["Plus"] == -100

@@ -24,6 +24,7 @@ from companion.games.godfather_1971.actions import (
 )
 from companion.games.godfather_1971.cards import Deck, parse_card
 from companion.games.godfather_1971.layout import Layout
+from companion.games.godfather_1971.scoring import end_reason, score
 from companion.games.godfather_1971.state import Cards, Ruling, RulingKind, State, Step
 
 
@@ -177,8 +178,6 @@ def _after(before: State, action: Action, after: State) -> list[str]:
         lines.append("A tie: " + _list([after.name(s) for s, _ in after.rolloff])
                      + " roll again.")
     if after.is_over:
-        from companion.games.godfather_1971.scoring import end_reason, score
-
         lines.append(f"Game over: {end_reason(after)}.")
         lines.append("THE GODFATHER: " + _list(score(after)["winners"]) + ".")
         return lines

@@ -11,6 +11,7 @@ On a player's first turn the pieces go into exactly two neighborhoods (To Start)
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import combinations
 
 from companion.games.godfather_1971.actions import Place
 from companion.games.godfather_1971.fight import Forbidden, Placed, occupied, place
@@ -172,7 +173,6 @@ def has_move(layout: Layout, pieces: tuple[int, ...], seat: int, room: int) -> b
     if any(not isinstance(place(layout, pieces, seat, m), Forbidden) for m in singles):
         return True
     if room >= 2:
-        from itertools import combinations
         for k in range(2, min(room, len(singles)) + 1):
             for combo in combinations(singles, k):
                 if not isinstance(place(layout, pieces, seat, sum(combo)), Forbidden):

@@ -22,6 +22,7 @@ from companion.games.godfather_1971.control import Verdict
 from companion.games.godfather_1971.fight import controlled, holds
 from companion.games.godfather_1971.layout import Layout, bits
 from companion.games.godfather_1971.legal import waiting_for
+from companion.games.godfather_1971.scoring import end_reason, score
 from companion.games.godfather_1971.state import Cards, Hood, Ruling, RulingKind, State, Step
 from companion.protocol.options import options_to_dict
 
@@ -143,8 +144,6 @@ def turn_json(state: State) -> dict[str, Any] | None:
 
 def player_view(state: State, viewer: str | None) -> dict[str, Any]:
     """The game as ``viewer`` may see it (None: the table screen), as plain JSON."""
-    from companion.games.godfather_1971.scoring import end_reason, score
-
     players = []
     for seat, p in enumerate(state.players):
         entry: dict[str, Any] = {
