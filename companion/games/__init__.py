@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games.monopoly import MONOPOLY
 from companion.games.new_don import NEW_DON
 from companion.protocol import Game, MalformedAction
 
@@ -17,7 +18,7 @@ DEFAULT = NEW_DON.id  # a record whose setup line names no game is A New Don's (
 # The ids are fixed: records and saved games name them.
 PLANNED = ("new-don", "gangster-dice", "cash-n-guns", "monopoly-godfather", "godfather-1971")
 
-_GAMES: dict[str, AnyGame] = {NEW_DON.id: NEW_DON}
+_GAMES: dict[str, AnyGame] = {NEW_DON.id: NEW_DON, MONOPOLY.id: MONOPOLY}
 
 
 def games() -> list[AnyGame]:
