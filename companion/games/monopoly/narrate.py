@@ -14,10 +14,9 @@ from companion.games.monopoly.view import HIDDEN, action_view
 
 def new_events(before: State, after: State) -> tuple[Event, ...]:
     """The events ``after`` adds to ``before`` (a roll starts the list afresh)."""
-    n = len(before.events)
-    if after.events[:n] == before.events:
-        return after.events[n:]
-    return after.events
+    if after.rolls != before.rolls:
+        return after.events
+    return after.events[len(before.events):]
 
 
 def narrate(before: State, action: Action, after: State, viewer: str | None = None) -> list[str]:

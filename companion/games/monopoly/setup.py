@@ -73,10 +73,10 @@ def _in_setup(state: State, rule: str, doing: str) -> None:
 
 def take_deed(state: State, seat: int, action: TakeDeed) -> State:
     """Speed Play 1: the Banker deals three Title Deeds to each player, free."""
-    _in_setup(state, Rule.SPEED_DEEDS, "a Title Deed")
     if not state.rules.speed_play:
         raise RuleViolation(Rule.SPEED_DEEDS, "deeds are dealt free only in Speed Play; in this "
                             "game properties are bought")
+    _in_setup(state, Rule.SPEED_DEEDS, "a Title Deed")
     count = state.board.bank.speed_deeds
     if len(state.owned_by(seat)) >= count:
         raise RuleViolation(Rule.SPEED_DEEDS, f"{state.name(seat)} already has {count} deeds")
@@ -137,7 +137,7 @@ def order_roll(state: State, seat: int, dice: tuple[int, ...]) -> State:
                             f"before {state.name(seat)}")
     total = sum(dice)
     rolloff = tuple((s, total if s == seat else t) for s, t in state.rolloff)
-    state = replace(state, rolloff=rolloff, dice=dice, rolls=state.rolls + 1)
+    state = replace(state, rolloff=rolloff, dice=dice, rolls=state.rolls + 1, events=())
     state = state.log(EventKind.ROLL, f"{state.name(seat)} rolls {total} for first player.",
                       seat, total)
     if any(t is None for _, t in rolloff):

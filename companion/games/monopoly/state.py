@@ -6,7 +6,7 @@ the board does not hold. Everything here is public but a player's Don card befor
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from companion.games.monopoly.actions import Offer
@@ -146,7 +146,7 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class State:
-    edition: Edition
+    edition: Edition = field(repr=False)  # the printed game, the same all game long
     rules: HouseRules
     players: tuple[Player, ...]  # in seat order: clockwise
     holdings: tuple[Holding | None, ...]  # by space; None where a space is no property

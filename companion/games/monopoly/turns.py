@@ -102,8 +102,10 @@ def land(state: State, seat: int, by_card: bool = False) -> State:
             return finish_landing(charge(state, seat, None, s.tax, s.name, space))
         case Kind.CARD:
             assert s.deck is not None
-            state = state.log(EventKind.CARD, f"{state.name(seat)} draws a "
-                              f"{s.deck.value.capitalize()} card.", seat, space=space)
+            deck = s.deck.value.capitalize()
+            state = state.log(EventKind.CARD, f"{state.name(seat)} draws "
+                              f"{'an' if deck[0] in 'AEIOU' else 'a'} {deck} card.", seat,
+                              space=space)
             return replace(state, step=Step.DRAW, drawing=s.deck)
         case Kind.LOCATION | Kind.VEHICLE | Kind.UTILITY:
             return _land_on_property(state, seat, space, by_card)
