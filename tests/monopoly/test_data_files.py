@@ -10,7 +10,7 @@ import pytest
 from companion.gamefiles import GameFiles
 from companion.games.monopoly import MONOPOLY, Setup, check
 from companion.games.monopoly.board import Board, Effect, Kind
-from companion.games.monopoly.data_file import placeholders
+from companion.games.monopoly.data_file import placeholders, report
 from companion.protocol import RuleViolation
 from companion.records import parse_record, replay
 
@@ -116,3 +116,14 @@ def test_a_bad_board_file_refuses_the_setup_with_its_problems(tmp_path):
     with pytest.raises(RuleViolation) as exc:
         MONOPOLY.new_game(setup, GameFiles(MONOPOLY, tmp_path))
     assert "bad.toml has errors" in exc.value.reason and "price must be" in exc.value.reason
+
+
+def test_the_check_command_reports_problems_and_placeholders():
+    ok, lines = report(text("board.toml"), "board.toml")
+    assert ok and lines[0] == ("board.toml: OK: board 'godfather': 40 spaces, 28 Title Deeds "
+                               "in 8 colour groups.")
+    # 28 names of properties, 2 of taxes, the 6 card spaces' names and decks
+    assert lines[1].startswith("42 facts are placeholders")
+    ok, lines = report(text("dons.toml").replace('id = "don-2"', 'id = "don-1"'), "dons.toml")
+    assert not ok and "two Don cards have the id 'don-1'" in lines[0]
+    assert lines[-1] == "dons.toml: 1 error(s). See docs/monopoly-godfather.md for the format."

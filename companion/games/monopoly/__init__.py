@@ -47,7 +47,7 @@ from companion.games.monopoly.actions import (
     action_from_dict,
 )
 from companion.games.monopoly.apply import apply
-from companion.games.monopoly.data_file import DataError, Problem, check
+from companion.games.monopoly.data_file import DataError, Problem, check, report
 from companion.games.monopoly.game import MONOPOLY
 from companion.games.monopoly.legal import legal_actions, waiting_for
 from companion.games.monopoly.rules import HouseRules
@@ -97,6 +97,7 @@ __all__ = [
     "check",
     "legal_actions",
     "player_view",
+    "report",
     "score",
     "waiting_for",
 ]

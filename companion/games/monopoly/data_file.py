@@ -490,3 +490,28 @@ def parse(text: str, kind: str, filename: str, board: Board | None = None) -> Ch
     if result is None:
         raise DataError([p for p in problems if not p.warning], filename)
     return result
+
+
+def report(text: str, filename: str) -> tuple[bool, list[str]]:
+    """What ``companion board check --game monopoly-godfather FILE`` prints: every problem
+    with its line and fix, then a summary; and whether the file can be used."""
+    kind, result, problems = check(text)
+    lines = [p.format(filename) for p in problems]
+    errors = sum(1 for p in problems if not p.warning)
+    if result is None:
+        lines.append(f"{filename}: {errors} error(s). See docs/monopoly-godfather.md for the "
+                     "format.")
+        return False, lines
+    if isinstance(result, Board):
+        what = (f"board {result.id!r}: {len(result.spaces)} spaces, "
+                f"{len(result.properties)} Title Deeds in {len(result.groups)} colour groups")
+    elif kind == "cards":
+        what = f"{len(result)} Friends and Enemies cards"
+    else:
+        what = f"{len(result)} Don cards"
+    warned = len(problems)
+    lines.append(f"{filename}: OK: {what}" + (f", {warned} warning(s)" if warned else "") + ".")
+    count = len(placeholders(text))
+    if count:
+        lines.append(f"{count} facts are placeholders, not read from a real copy of the game.")
+    return True, lines
