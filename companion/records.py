@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games import AnyGame, game_of_setup
-from companion.protocol import Files, MalformedAction, RuleViolation
+from companion.protocol import Action, Files, MalformedAction, RuleViolation, Setup
 
 
 class RecordError(ValueError):
@@ -31,17 +31,17 @@ class RecordError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Record:
     game: AnyGame
-    setup: Any
+    setup: Setup
     setup_line: int
-    actions: tuple[tuple[int, Any], ...]  # (line number, action)
+    actions: tuple[tuple[int, Action], ...]  # (line number, action)
 
 
 def parse_record(text: str) -> Record:
     """Parse a record's text; :class:`RecordError` names the first bad line."""
     game: AnyGame | None = None
-    setup: Any = None
+    setup: Setup | None = None
     setup_line = 0
-    actions: list[tuple[int, Any]] = []
+    actions: list[tuple[int, Action]] = []
     for no, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -59,18 +59,19 @@ def parse_record(text: str) -> Record:
                 actions.append((no, game.action_from_dict(data)))
         except MalformedAction as exc:
             raise RecordError(no, str(exc)) from None
-    if game is None:
+    if game is None or setup is None:
         raise RecordError(1, 'the record is empty: it starts with a {"type": "setup", ...} line')
     return Record(game, setup, setup_line, tuple(actions))
 
 
-Step = Callable[[int, Any, Any, Any], None]  # (line or seq, before, action, after)
+# (line or seq, the state before, the action, the state after); a state is the game's own.
+Step = Callable[[int, Any, Action, Any], None]
 
 
 def replay_actions(
     game: AnyGame,
-    setup: Any,
-    actions: Iterable[tuple[int, Any]],
+    setup: Setup,
+    actions: Iterable[tuple[int, Action]],
     files: Files,
     each: Step | None = None,
 ) -> Any:
@@ -105,9 +106,7 @@ def replay(record: Record, files: Files, each: Step | None = None) -> Any:
         raise
 
 
-def dump_record(setup: Any, actions: Iterable[Any]) -> str:
+def dump_record(setup: Setup, actions: Iterable[Action]) -> str:
     """A record's text: compact JSON, one line each, in the order given."""
-    lines = [json.dumps(setup.to_dict(), separators=(", ", ": "))]
-    for a in actions:
-        lines.append(json.dumps(a if isinstance(a, dict) else a.to_dict(), separators=(", ", ": ")))
-    return "\n".join(lines) + "\n"
+    lines = [setup.to_dict()] + [a.to_dict() for a in actions]
+    return "".join(json.dumps(line, separators=(", ", ": ")) + "\n" for line in lines)

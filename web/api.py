@@ -15,12 +15,11 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.dice.assignment import DieRef
-from companion.dice.trackers import GODICE_SOURCE, PIXELS_SOURCE
 from companion.games import DEFAULT, AnyGame, game_of_setup, games
 from companion.protocol import MalformedAction, option_list
 from companion.table import Ack, Game, TableService
 from web import views
-from web.body import choice_field, int_field, json_body, str_field
+from web.body import choice_field, int_field, json_body, optional_int_field, str_field
 from web.dice import PairingDesk, owners_of
 from web.hub import Hub
 from web.keys import Credential, JoinRefused, KeyStore, Role
@@ -309,15 +308,16 @@ def moves(game_id: str):
 def submit(game_id: str):
     """One action (a roll typed on a phone, a claim, an offer...) as the player or the host."""
     data, cred = acting(game_id)
-    if cred.role is Role.HOST:
+    game = service().game(game_id)
+    expected = int_field(data, "expected_seq")
+    action = action_field(data, game)
+    if cred.role is Role.HOST and not game.rules.table_may_enter(action):
         raise ApiError(
             403, "forbidden",
             "the host referees but does not move for a player: whether a move is allowed can "
             "depend on that player's hidden dice. A player whose phone is lost sits down again "
             "with a new code from the host page.",
         )
-    expected = int_field(data, "expected_seq")
-    action = action_field(data, service().game(game_id))
     with views.private_refusals(cred.name, action.player):
         ack = service().submit(
             game_id,
@@ -329,6 +329,9 @@ def submit(game_id: str):
     return acknowledge(game_id, cred.name, ack)
 
 
+MAX_ROLL = 64  # dice in one roll: a Gangster Dice stash can hold 24, and room to spare
+
+
 @api.post("/games/<game_id>/dice/roll")
 def dice_roll(game_id: str):
     """A player's roll, typed on their phone: the faces of a roll the game waits for from
@@ -338,7 +341,7 @@ def dice_roll(game_id: str):
     if cred.role is not Role.PLAYER or cred.name is None:
         raise ApiError(403, "forbidden", "a roll is typed on the roller's own phone")
     faces = data.get("faces")
-    if (not isinstance(faces, list) or not 1 <= len(faces) <= 20
+    if (not isinstance(faces, list) or not 1 <= len(faces) <= MAX_ROLL
             or not all(isinstance(f, int) and not isinstance(f, bool) for f in faces)):
         raise ApiError(400, "malformed", "faces must be a list of die faces")
     ask = str_field(data, "ask", required=False, max_length=1000)
@@ -356,7 +359,7 @@ def undo(game_id: str):
         game_id,
         actor=cred.actor,
         expected_seq=int_field(data, "expected_seq"),
-        target=int_field(data, "target", required=False),
+        target=optional_int_field(data, "target"),
         key=idem_key(data, cred),
     )
     return acknowledge(game_id, cred.name, ack)
@@ -475,7 +478,7 @@ def dice_pair(game_id: str):
     data, _ = host_acting(game_id)
     owners = {o["owner"]: o for o in dice_owners(game_id)}
     owner = choice_field(data, "owner", tuple(owners), "")
-    count = int_field(data, "count", required=False) or owners[owner]["count"]
+    count = optional_int_field(data, "count") or owners[owner]["count"]
     if not 1 <= count <= 10:
         raise ApiError(400, "malformed", "count must be 1 to 10 dice")
     desk = pairing_desk()
@@ -503,17 +506,18 @@ def die_named(data: dict[str, Any]) -> DieRef:
 
 @api.post("/games/<game_id>/dice/blink")
 def dice_blink(game_id: str):
-    """Host: flash one die's LEDs, to find it among many. Smart dice only."""
+    """Host: flash one die's LEDs, to find it among many: the source that reads it says
+    whether it has lights (Pixels, GoDice and the DIY die do)."""
     data, _ = host_acting(game_id)
     ref = die_named(data)
     desk = pairing_desk()
     dice = desk.dice(game_id)
     if dice.assignment.owner(ref) is None and ref not in dice.hub.last_readings():
         raise ApiError(404, "not_found", f"no die {ref} at this table")
-    dice.blink(ref)
-    blinks = dice.radio is not None and ref.source in (PIXELS_SOURCE, GODICE_SOURCE)
+    blinks = dice.blink(ref)
     return jsonify({"blinked": blinks,
-                    "reason": "blinking" if blinks else "only Pixels and GoDice have lights"})
+                    "reason": "blinking" if blinks else "this die cannot blink: only Pixels "
+                    "and GoDice have lights, and DIY dice an LED"})
 
 
 @api.post("/games/<game_id>/dice/whose")
@@ -540,3 +544,22 @@ def dice_whose(game_id: str):
     if not dice.hub.answer(ref, player):
         raise ApiError(409, "not_undecided", f"die {ref} was just decided by someone else")
     return jsonify({"die": views.ref_json(ref), "player": player})
+
+
+@api.post("/games/<game_id>/dice/void")
+def dice_void(game_id: str):
+    """Host: throw away what ``player`` has rolled so far and start their roll again (the dice
+    missed a re-roll, a die fell off the table). Only dice rolled from now on count; the
+    player's phone is asked for the roll afresh."""
+    data, _ = host_acting(game_id)
+    player = str_field(data, "player", max_length=100)
+    seated = [s.name for s in service().game(game_id).setup.seats]
+    desk = pairing_desk()
+    if player not in seated:
+        raise ApiError(400, "malformed", f"player must be one of {', '.join(seated)}")
+    if desk.table_dice.game_id not in (None, game_id):
+        raise ApiError(409, "not_rolling", "the table's dice are following another game")
+    if not desk.table_dice.void(game_id, player):
+        raise ApiError(409, "not_rolling", f"{player} has no roll in progress: nothing to "
+                       "throw away")
+    return jsonify({"player": player, "voided": True})

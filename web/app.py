@@ -14,9 +14,9 @@ from typing import Any
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from companion.dice.table import TableDice
 from companion.paths import default_data_dir
 from companion.table import Refused, TableService
-from companion.table.dice_bridge import TableDice
 from web.body import MAX_BODY
 from web.dice import PairingDesk
 from web.hub import Hub
@@ -123,6 +123,10 @@ def _security_headers(response: Response) -> Response:
     if request.path.startswith(("/api/", "/play/", "/host/", "/join/")):
         # A player's dice or a host key must not stay in a shared browser's cache.
         response.headers["Cache-Control"] = "no-store"
+    elif request.path.startswith("/static/"):
+        # Modules import each other: after an upgrade a phone must not mix old and new ones,
+        # so it asks each time (a 304 when nothing changed).
+        response.headers["Cache-Control"] = "no-cache"
     return response
 
 

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 
 import segno
 
+from companion.dice.assignment import TABLE
+from companion.dice.sources import MODES, SourceError, SourceKind, SourceSpec
 from companion.paths import default_data_dir
 from companion.table import StorageError
 
@@ -57,7 +59,7 @@ def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
     )
     p.add_argument(
         "--dice",
-        choices=("simulated", "phone", "bluetooth"),
+        choices=tuple(MODES),
         default="simulated",
         help="where rolls come from: simulated dice that roll by themselves (default, no "
         "hardware), phone (players tap their faces), or bluetooth (Pixels and GoDice); "
@@ -81,6 +83,15 @@ def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
         metavar="PORT",
         help="read DIY dice on this serial port (auto: the first with a known USB id); "
         "pair them on the host page",
+    )
+    p.add_argument(
+        "--die-ble",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="read the DIY die with this HM-10 Bluetooth address (companion die list --scan "
+        "shows them), or auto: every HM-10 in range; each holds one of the Pi's ~5 Bluetooth "
+        "connections. Pair them on the host page",
     )
     p.add_argument(
         "--allow-host",
@@ -143,26 +154,32 @@ def _print_https(prepared: Prepared) -> None:
     print(f"  {cert.fingerprint}")
 
 
-def _attach_sources(app, cameras: list[str], ports: list[str]) -> str | None:
-    """Start the cameras and DIY dice ports given on the command line, feeding the table's
-    dice; a reason if one cannot be opened."""
+def source_specs(args: argparse.Namespace) -> list[tuple[str, SourceSpec]]:
+    """The dice sources named on the command line, each with the option that named it (for
+    an error message): cameras, DIY dice on serial ports and over Bluetooth."""
+    specs: list[tuple[str, SourceSpec]] = []
+    for number, arg in enumerate(args.camera):
+        device, _, owner = arg.partition("=")
+        specs.append((f"--camera {arg}", SourceSpec(SourceKind.CAMERA, {
+            "spec": device, "owner": owner or TABLE, "name": f"cam{number}"})))
+    specs += [(f"--die-port {port}", SourceSpec(SourceKind.DIY_SERIAL, {"port": port}))
+              for port in args.die_port]
+    specs += [(f"--die-ble {address}", SourceSpec(SourceKind.DIY_BLE, {"address": address}))
+              for address in args.die_ble]
+    return specs
+
+
+def _attach_sources(app, specs: list[tuple[str, SourceSpec]]) -> tuple[str | None, list[str]]:
+    """Start the sources named on the command line, feeding the table's dice: a reason if one
+    cannot be opened, and the names of those started."""
     dice = app.extensions["companion"].dice
-    for number, spec in enumerate(cameras):
-        from vision.cameras import CameraError, open_camera
-        from vision.source import CameraDiceSource
-
-        device, _, owner = spec.partition("=")
+    names = []
+    for flag, spec in specs:
         try:
-            camera = open_camera(device, name=f"cam{number}")
-        except CameraError as exc:
-            return f"--camera {spec}: {exc}"
-        dice.add_feed(spec, CameraDiceSource(camera, owner or "table").readings())
-    for port in ports:
-        from companion.die.serial_source import SerialDieSource
-
-        source = SerialDieSource(None if port == "auto" else port).start()
-        dice.add_feed(f"serial-{port}", iter(source))
-    return None
+            names.append(dice.add_source(spec).name)
+        except SourceError as exc:
+            return f"{flag}: {exc}", names
+    return None, names
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -206,7 +223,7 @@ def run_serve(args: argparse.Namespace) -> int:
               file=sys.stderr)
         app.extensions["companion"].close()
         return 1
-    problem = _attach_sources(app, args.camera, args.die_port)
+    problem, extra = _attach_sources(app, source_specs(args))
     if problem:
         print(f"companion: {problem}", file=sys.stderr)
         server.stop()
@@ -229,6 +246,8 @@ def run_serve(args: argparse.Namespace) -> int:
     if prepared is not None:
         _print_https(prepared)
     print(f"Dice: {DICE_TEXT[args.dice]}")
+    for name in extra:
+        print(f"      and {name}.")
     print(f"Games are saved in {data}. Stop with Ctrl-C.", flush=True)
 
     def stop(*_: object) -> None:

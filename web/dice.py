@@ -16,8 +16,8 @@ from companion.dice.assignment import DieRef
 from companion.dice.pairing import Pairing
 from companion.dice.service import DiceService
 from companion.dice.simulated import SIM_SOURCE
+from companion.dice.table import TableDice
 from companion.protocol import DiceSet
-from companion.table.dice_bridge import TableDice
 from web.views import ref_json
 
 PRIVACY_WARNING = (
@@ -47,18 +47,18 @@ class PairingDesk:
 
     def start(self, game_id: str, owner: str, count: int) -> Pairing:
         dice = self.dice(game_id)
-        with self._lock:
+        with self._lock:  # a die found before self.pairing is set waits here to be saved
             if self.pairing is not None:
                 self.pairing.cancel()
             self.saved = None
-            pairing = self.pairing = dice.pair(owner, count)
-            pairing.on_found = lambda _ref: self._found(dice, pairing)
-        self.table_dice.roll_virtual(owner, count)
-        return pairing
+            self.pairing = dice.pair(owner, count, on_found=lambda _ref: self._found(dice))
+            return self.pairing
 
-    def _found(self, dice: DiceService, pairing: Pairing) -> None:
+    def _found(self, dice: DiceService) -> None:
         # The last die of the count: save at once, so closing the page loses nothing.
-        if len(pairing.found) >= pairing.count:
+        with self._lock:
+            pairing = self.pairing
+        if pairing is not None and len(pairing.found) >= pairing.count:
             self.save(dice, pairing)
 
     def save(self, dice: DiceService, pairing: Pairing | None = None) -> list[DieRef]:
@@ -89,8 +89,14 @@ class PairingDesk:
                 "done": pairing.done.is_set(),
                 "saved": self.saved is not None,
             }
+        following = self.table_dice.game_id == game_id
         return {
             "mode": self.table_dice.mode,
+            "sources": [{"name": s.name, "needs": s.needs.value} for s in dice.sources],
+            # Who has a roll in progress (names only: how many dice is theirs to know), for
+            # the host's "void" button.
+            "rolling": list(dict.fromkeys(w.player for w in dice.hub.waiting()))
+            if following else [],
             "table": self.table_dice.table,
             "privacy": PRIVACY_WARNING,
             "owners": paired,

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.dice.hub import DiceEvent
+from companion.dice.table import TableDice
 from companion.table import Event, Game, TableService
-from companion.table.dice_bridge import TableDice
 from web import views
 from web.streams import HeldStream, StreamSlots
 

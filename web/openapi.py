@@ -287,8 +287,9 @@ def spec() -> dict[str, Any]:
             },
             "/api/games/{game_id}/dice": {
                 "get": _op(
-                    "Host: the table's dice reader (mode), each family's and the red dice's "
-                    "paired dice, the pairing in progress, and the Pixels privacy warning",
+                    "Host: the table's dice reader (mode) and its sources ({name, needs}), "
+                    "each family's and the red dice's paired dice, the pairing in progress, "
+                    "and the Pixels privacy warning",
                     params=game,
                     errors=("401", "404", "409"),
                 )
@@ -316,9 +317,23 @@ def spec() -> dict[str, Any]:
             },
             "/api/games/{game_id}/dice/blink": {
                 "post": _game_post(
-                    "Host: flash one die's LEDs (Pixels and GoDice) to find it",
+                    "Host: flash one die's LEDs (Pixels, GoDice, DIY dice) to find it; "
+                    "blinked false (with a reason) for a die without lights",
                     errors=("400", "401", "403", "404", "409"),
                     body=_object({"source": _STRING, "die": _STRING}, "source", "die"),
+                )
+            },
+            "/api/games/{game_id}/dice/void": {
+                "post": _game_post(
+                    "Host: throw away what player has rolled so far and start their roll "
+                    "again (the dice missed a re-roll, a die fell off the table): only dice "
+                    "rolled from now on count, and the roller's stream gets roll_wanted "
+                    "afresh. 409 no_dice without a dice reader, 400 for a name not at the "
+                    "table, 409 not_rolling when that player has no roll in progress",
+                    errors=("400", "401", "403", "404", "409"),
+                    body=_object({"player": _STRING}, "player"),
+                    response=_object({"player": _STRING, "voided": {"const": True}},
+                                     "player", "voided"),
                 )
             },
             "/api/games/{game_id}/dice/whose": {

@@ -262,7 +262,7 @@ def dice_message(event: DiceEvent, viewer: str | None,
         text = (f"A {noun} landed: whose is it, {names}? Say so on your phone or the host "
                 "page." if viewer is None else
                 f"A {noun} landed while another player is rolling one too: is it yours?")
-        return {"kind": "whose_die", "die": ref_json(event.ref),
+        return {"kind": "whose_die", "die": ref_json(event.ref), "noun": noun,
                 "candidates": list(event.candidates), "text": text}
     return None
 

@@ -1,8 +1,11 @@
 """Physical dice in: every source (simulated, phone, Bluetooth, serial, camera) yields readings,
 and the hub turns them into the engine's dice actions. See docs/dice.md.
 
-The Bluetooth parts (``radio``, ``pixels_source``, ``godice_source``, ``service``) import bleak;
-import them from their modules so the rest stays light.
+Every source keeps one contract (``source``) and is built by kind from one registry
+(``sources``); ``service`` holds a table's hub and sources, and ``table`` ties them to the game
+being played. The Bluetooth parts (``radio``, ``pixels_source``, ``godice_source``,
+``fakeble``) import bleak: the registry imports them only when such a source is built, so the
+rest stays light and a table of phones runs without a Bluetooth library.
 """
 
 from companion.dice.assignment import TABLE, Assignment, AssignmentStore, DieRef

@@ -10,6 +10,9 @@ simulated dice speak the real protocol bytes, built with the same codecs' encode
   RequestBatteryLevel and Blink, and notifies RollState while connected.
 - :class:`FakeGoDice` advertises its ``GoDice_`` name and, connected, notifies ``R`` and then
   ``S`` + a slightly noisy gravity vector, answers ``Bat`` and ``Col``.
+- :class:`FakeHM10` is a DIY die behind an HM-10 module: it advertises service FFE0 (not while
+  connected: the module takes one central), forwards the die's UART frames as FFE1
+  notifications of at most 20 bytes cut at arbitrary points, and hands our writes to the die.
 
 Dice sleep (stop advertising, drop their link), wake, and drop links on request; a script of
 raw packets can be replayed as recorded (:meth:`FakeAir.replay`).
@@ -20,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable, Iterable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from bleak.backends.characteristic import BleakGATTCharacteristic
 from bleak.backends.client import BaseBleakClient
@@ -29,6 +32,8 @@ from bleak.backends.service import BleakGATTService, BleakGATTServiceCollection
 from bleak.exc import BleakError
 
 from companion.dice import godice, pixels
+from companion.die import protocol as diy
+from companion.die.ble_source import HM10_CHAR, HM10_CHUNK, HM10_SERVICE
 
 Notify = Callable[[bytearray], None]
 
@@ -203,6 +208,63 @@ class FakeGoDice(FakeDevice):
             self.send(godice.Colour(self.colour))
 
 
+class FakeHM10(FakeDevice):
+    """A DIY die (configured id ``die_id``) behind an HM-10 module. ``roll(face)`` sends what
+    the firmware sends for a roll; ``commands`` are the frames we wrote to it, decoded."""
+
+    name = "HMSoft"
+
+    def __init__(self, address: str, die_id: int = 7, *, colour: str = "white",
+                 battery: int = 80, rssi: int = -60, seed: int = 0) -> None:
+        super().__init__(address, rssi)
+        self.die_id = die_id
+        self.colour = colour
+        self.battery = battery
+        self.rolls = 0
+        self.face: int | None = 1
+        self.rng = random.Random(seed)
+        self.commands: list[diy.Command] = []
+        self._decoder = diy.FrameDecoder()
+        self._seq = 0
+
+    def advertisement(self) -> AdvertisementData | None:
+        if not self.awake or self.client is not None:
+            return None
+        return AdvertisementData(self.name, {}, {}, [HM10_SERVICE], None, self.rssi, ())
+
+    def gatt(self) -> list[tuple[str, list[tuple[str, list[str]]]]]:
+        return [(HM10_SERVICE, [(HM10_CHAR, ["read", "write-without-response", "notify"])])]
+
+    def uart(self, data: bytes) -> None:
+        """Bytes from the die's TX pin: notified in pieces of 1 to 20 bytes."""
+        i = 0
+        while i < len(data):
+            n = self.rng.randint(1, HM10_CHUNK)
+            self.notify(HM10_CHAR, data[i : i + n])
+            i += n
+
+    def report(self, state: diy.WireState) -> None:
+        """One READING frame with the die's state now (the firmware repeats it every 2 s)."""
+        self._seq = (self._seq + 1) & 0xFF
+        face = self.face if state is diy.WireState.SETTLED else None
+        self.uart(diy.encode_frame(diy.encode_message(diy.Reading(
+            self._seq, self.die_id, state, face, self.rolls, self.battery, self.colour))))
+
+    async def roll(self, face: int, duration: float = 0.05) -> None:
+        """Thrown, tumbling, then at rest on ``face`` with the next roll count."""
+        self.report(diy.WireState.ROLLING)
+        await asyncio.sleep(duration)
+        self.rolls += 1
+        self.face = face
+        self.report(diy.WireState.SETTLED)
+
+    def on_write(self, uuid: str, data: bytes) -> None:
+        assert uuid == HM10_CHAR and len(data) <= HM10_CHUNK, "the HM-10 forwards 20 bytes"
+        for msg in self._decoder.feed(data):
+            if isinstance(msg, diy.Command):
+                self.commands.append(msg)
+
+
 class FakeAir:
     """The room the fake scanner listens to and the fake clients connect through.
 
@@ -351,8 +413,10 @@ class FakeClient(BaseBleakClient):
             services.add_service(service)
             for uuid, props in chars:
                 handle += 2
+                # The fake dice list bleak's own property names ("notify", "write").
+                properties = cast("list[Any]", props)
                 services.add_characteristic(BleakGATTCharacteristic(
-                    None, handle, uuid, props, lambda: 125, service))
+                    None, handle, uuid, properties, lambda: 125, service))
             handle += 0x10
         self.services = services
         device.client = self

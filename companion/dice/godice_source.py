@@ -10,14 +10,18 @@ result cannot be asked for later), so the table asks for that die again rather t
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from bleak import BleakClient
 from bleak.backends.device import BLEDevice
 from bleak.backends.scanner import AdvertisementData
 
 from companion.dice import godice
+from companion.dice.assignment import Assignment, DieRef
 from companion.dice.radio import BleRadio, DieLink
 from companion.dice.reading import DieReading
+from companion.dice.source import Feed, Need, SourceBase
+from companion.dice.sources import SourceContext
 from companion.dice.trackers import GODICE_SOURCE, GoDiceTracker
 
 Sink = Callable[[DieReading], None]
@@ -107,3 +111,59 @@ class GoDiceLink(DieLink[GoDiceSource]):
         reading = self.source.tracker(self.die_id).link_lost()
         if reading is not None:
             self.source.sink(reading)
+
+
+# --- as a dice source ----------------------------------------------------------------------------
+
+
+def godice_dice(context: SourceContext, *, count_tilt: bool = False, retry_min: float = 1.0,
+                retry_max: float = 30.0) -> GoDice:
+    """The registry's factory (kind ``godice``): the paired GoDice, on the table's radio."""
+    return GoDice(context.radio(), context.hub.assignment, count_tilt=count_tilt,
+                  retry_min=retry_min, retry_max=retry_max)
+
+
+class GoDice(SourceBase):
+    """:class:`GoDiceSource` as a dice source: it keeps the assignment's GoDice connected,
+    each read with the shell its settings name (``"shell": "D6"``). While a pairing runs it
+    connects to every GoDice in range (a GoDice is heard rolling only when connected), and
+    keeps the ones paired afterwards."""
+
+    name = "GoDice"
+    needs = Need.RADIO
+
+    def __init__(self, radio: BleRadio, assignment: Assignment, **options: Any) -> None:
+        self.radio = radio
+        self.assignment = assignment
+        self._feed: Feed | None = None
+        self.godice = GoDiceSource(radio, self._sink, wanted=self._wanted(), **options)
+
+    def _wanted(self) -> dict[str, godice.Shell]:
+        a = self.assignment
+        return {r.die_id: godice.Shell[a.setting(r, "shell", "D6")]
+                for r in a.dice if r.source == GODICE_SOURCE}
+
+    def _sink(self, reading: DieReading) -> None:
+        feed = self._feed
+        if feed is not None:
+            feed(reading)
+
+    def start(self, feed: Feed) -> None:
+        self._feed = feed
+
+    def stop(self) -> None:
+        self._feed = None
+        for link in list(self.godice.links.values()):
+            link.stop()
+
+    def pairing(self, owner: str | None, count: int = 0) -> None:
+        self.godice.connect_all = owner is not None
+        if owner is None:
+            for die_id, shell in self._wanted().items():
+                self.godice.want(die_id, shell)
+
+    def blink(self, ref: DieRef) -> bool:
+        if ref.source != GODICE_SOURCE or self.radio.loop is None:
+            return False
+        self.radio.submit(self.godice.blink(ref.die_id))
+        return True

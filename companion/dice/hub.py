@@ -232,14 +232,21 @@ class DiceHub:
             self._parked.clear()
             self._lent.clear()
 
-    def void(self, player: str) -> None:
-        """Throw away what ``player`` has rolled so far (a phantom roll, a die off the table):
-        the roll starts again from nothing."""
+    def void(self, player: str) -> bool:
+        """Throw away what ``player`` has rolled so far (a re-roll the dice missed, a phantom
+        roll, a die off the table): the roll starts again from nothing, only dice rolled from
+        now on count, and a fresh :class:`RollWanted` tells the screens (simulated dice roll
+        again on it). False, and nothing changes, when ``player`` has no roll in progress."""
         with self._lock:
-            for c in self._open.values():
-                if c.wait.player == player:
-                    c.results.clear()
-                    c.started = self.clock()
+            now = self.clock()
+            voided = [c for c in self._open.values() if c.wait.player == player]
+            for c in voided:
+                c.results.clear()
+                c.started = now
+                w = c.wait
+                self._out.append(RollWanted(w.player, w.does, w.dice, w.pools, w.prompt))
+        self._flush()
+        return bool(voided)
 
     def lend(self, ref: DieRef, player: str) -> None:
         """``player`` is rolling red die ``ref`` (when two players hold red dice at once)."""

@@ -21,9 +21,12 @@ from bleak.backends.device import BLEDevice
 from bleak.backends.scanner import AdvertisementData
 
 from companion.dice import pixels
+from companion.dice.assignment import Assignment, DieRef
 from companion.dice.errors import DiceProtocolError
 from companion.dice.radio import RADIO_ERRORS, BleRadio, DieLink
 from companion.dice.reading import DieReading
+from companion.dice.source import Feed, Need, SourceBase
+from companion.dice.sources import SourceContext
 from companion.dice.trackers import PIXELS_SOURCE, PixelsTracker
 
 log = logging.getLogger(__name__)
@@ -234,4 +237,49 @@ class PixelsLink(DieLink[PixelsSource]):
             await self._await(pixels.Ack, 2.0, expect)
         except TimeoutError:
             return False
+        return True
+
+
+# --- as a dice source ----------------------------------------------------------------------------
+
+
+def pixels_dice(context: SourceContext, *, retry_min: float = 1.0,
+                retry_max: float = 30.0) -> PixelsDice:
+    """The registry's factory (kind ``pixels``): every Pixels die on the table's radio."""
+    return PixelsDice(context.radio(), context.hub.assignment, retry_min=retry_min,
+                      retry_max=retry_max)
+
+
+class PixelsDice(SourceBase):
+    """:class:`PixelsSource` as a dice source: the dice whose assignment settings say
+    ``"connected": true`` are read over a link, every other Pixels die from its adverts.
+    The radio is the table's, started and stopped by the dice service."""
+
+    name = "Pixels"
+    needs = Need.RADIO
+
+    def __init__(self, radio: BleRadio, assignment: Assignment, **options: float) -> None:
+        self.radio = radio
+        connected = {r.die_id for r in assignment.dice
+                     if r.source == PIXELS_SOURCE and assignment.setting(r, "connected", False)}
+        self._feed: Feed | None = None
+        self.pixels = PixelsSource(radio, self._sink, connected=connected, **options)
+
+    def _sink(self, reading: DieReading) -> None:
+        feed = self._feed
+        if feed is not None:
+            feed(reading)
+
+    def start(self, feed: Feed) -> None:
+        self._feed = feed
+
+    def stop(self) -> None:
+        self._feed = None
+        for link in list(self.pixels.links.values()):
+            link.stop()
+
+    def blink(self, ref: DieRef) -> bool:
+        if ref.source != PIXELS_SOURCE or self.radio.loop is None:
+            return False
+        self.radio.submit(self.pixels.blink(ref.die_id))
         return True

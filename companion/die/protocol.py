@@ -379,6 +379,15 @@ def die_name(die_id: int) -> str:
     return f"diy-{die_id}"
 
 
+def die_number(name: str) -> int | None:
+    """The configured id back from :func:`die_name` (a command's target); None if ``name`` is
+    not a DIY die's."""
+    prefix, _, number = name.partition("-")
+    if prefix != "diy" or not number.isdigit() or not 0 < int(number) < DIE_ID_ANY:
+        return None
+    return int(number)
+
+
 def to_die_reading(msg: Reading, source: str, signal_dbm: int | None = None) -> DieReading:
     """The shared dice format for one READING."""
     return DieReading(

@@ -5,6 +5,9 @@ The source runs one background thread per port that opens the port, decodes fram
 raises out of that thread: a cable pulled out, garbage on the line or a port that is not there
 yet become one clear log line each, and the thread reopens the port with a capped back-off, so
 the dice layer sees the die come back by itself when it is plugged in again.
+
+:class:`SerialDice` is the same line as a dice source (kind ``diy-serial``): readings pumped into
+the hub, and the host's Blink sent to the die that shows up on this port.
 """
 
 from __future__ import annotations
@@ -16,11 +19,15 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import serial
 from serial.tools import list_ports
 
+from companion.dice.assignment import DieRef
 from companion.dice.reading import DieReading
+from companion.dice.source import Need, PumpedSource
+from companion.dice.sources import SourceContext
 
 from .protocol import (
     Ack,
@@ -31,6 +38,8 @@ from .protocol import (
     Message,
     Problem,
     ReadingFilter,
+    blink_command,
+    die_number,
     sort_message,
 )
 
@@ -202,7 +211,9 @@ class SerialDieSource:
         last_complaint = 0.0
         try:
             while not self._stop.is_set():
-                data = ser.read(max(1, ser.in_waiting))
+                # Every port serial_for_url opens (a tty, loop://, socket://) has in_waiting;
+                # the stubs declare it only on Serial.
+                data = ser.read(max(1, ser.in_waiting))  # type: ignore[attr-defined]
                 if not data:
                     continue
                 for item in decoder.feed(data):
@@ -279,3 +290,39 @@ class SerialLink:
                 if (answer := wait.take(msg)) is not None:
                     return answer
         raise CommandTimeout("the die did not answer (is it powered, and on this port?)")
+
+
+# --- as a dice source ----------------------------------------------------------------------------
+
+
+def serial_dice(context: SourceContext, port: str | None = None, *,
+                open_port: OpenPort = open_serial, retry_min: float = 0.5,
+                retry_max: float = 5.0) -> SerialDice:
+    """The registry's factory (kind ``diy-serial``): the DIY dice on ``port`` (``auto`` or
+    None: the first port with a known USB id). Whose dice they are, the pairing says."""
+    return SerialDice(None if port in (None, "auto") else port, open_port=open_port,
+                      retry_min=retry_min, retry_max=retry_max)
+
+
+class SerialDice(PumpedSource):
+    """A :class:`SerialDieSource` pumped into the hub. The port opens at ``start`` (opening it
+    resets a Nano, which then needs 2 s) and is retried until it is there."""
+
+    def __init__(self, port: str | None, **options: Any) -> None:
+        self.line = SerialDieSource(port, **options)
+        self.seen: set[str] = set()  # the dice heard on this line: Blink goes to them only
+        self._seq = 0
+        super().__init__(f"DIY dice on {port or 'the first USB die port'}", self._readings,
+                         needs=Need.SERIAL_PORT, close=self.line.stop)
+
+    def _readings(self) -> Iterator[DieReading]:
+        for reading in self.line.start():
+            self.seen.add(reading.die_id)
+            yield reading
+
+    def blink(self, ref: DieRef) -> bool:
+        number = die_number(ref.die_id)
+        if ref.source != self.line.source or ref.die_id not in self.seen or number is None:
+            return False
+        self._seq = (self._seq + 1) & 0xFF
+        return self.line.send(blink_command(self._seq, 3, number))

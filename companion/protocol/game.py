@@ -121,14 +121,35 @@ U = TypeVar("U")  # its setup
 class Game(Protocol[S, A, U]):
     """A game the companion referees. See docs/architecture.md for how to add one."""
 
-    id: str  # the record's "game" value, e.g. "new-don"
-    name: str
-    players: tuple[int, int]  # fewest and most players
-    rulebook: str  # the rulebook's file name, for "see the rulebook" links
-    house_rules: type[HouseRulesType]
-    # Setup-line keys besides players and options that a table may choose on the web, with
-    # the values it may choose (A New Don's board side). Nothing else may be set there.
-    setup_choices: tuple[OptionInfo, ...]
+    # --- what it is ----------------------------------------------------------------------
+    # Read-only, so a plain class attribute implements each (``players = (3, 6)``) and may be
+    # of a narrower type than declared here (``house_rules = HouseRules``).
+    @property
+    def id(self) -> str:
+        """The record's "game" value, e.g. "new-don"."""
+        ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def players(self) -> tuple[int, int]:
+        """The fewest and the most players."""
+        ...
+
+    @property
+    def rulebook(self) -> str:
+        """The rulebook's file name, for "see the rulebook" links."""
+        ...
+
+    @property
+    def house_rules(self) -> type[HouseRulesType]: ...
+
+    @property
+    def setup_choices(self) -> tuple[OptionInfo, ...]:
+        """Setup-line keys besides players and options that a table may choose on the web,
+        with the values it may choose (A New Don's board side). Nothing else may be set."""
+        ...
 
     # --- the record ----------------------------------------------------------------------
     def setup_from_dict(self, data: dict[str, Any]) -> U:
@@ -158,8 +179,25 @@ class Game(Protocol[S, A, U]):
         """The action that answers a dice request with the faces the dice show."""
         ...
 
+    def chance_action(self, state: S, rng: random.Random) -> A | None:
+        """The chance the game awaits that neither a die nor a player gives (a shuffle of the
+        cards the companion holds for the players), drawn from ``rng``; None when it awaits
+        none. The table service draws and records it at once (actor ``table``), so a record
+        replays exactly; a game whose chance is all physical returns None."""
+        ...
+
+    def is_chance(self, action: A) -> bool:
+        """Whether ``action`` is chance only the companion draws (nobody may submit it)."""
+        ...
+
     def is_roll(self, action: A) -> bool:
         """Whether ``action`` only reports dice (what a dice reader may submit)."""
+        ...
+
+    def table_may_enter(self, action: A) -> bool:
+        """Whether the host may enter ``action`` for its player: a public fact the whole
+        table saw (where a foam gun points, which cards were flipped), never a choice whose
+        legality depends on that player's secrets (the refusal would tell the host them)."""
         ...
 
     def player_may_undo(self, action: A) -> bool:

@@ -10,7 +10,7 @@ so a default cannot be written twice and drift.
 from __future__ import annotations
 
 from dataclasses import Field, dataclass, field, fields
-from typing import Any, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from companion.protocol.errors import MalformedAction
 
@@ -35,7 +35,7 @@ class OptionInfo:
 class HouseRulesType(Protocol):
     """A frozen dataclass of :func:`option` fields."""
 
-    __dataclass_fields__: dict[str, Field[Any]]
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
 
 
 R = TypeVar("R", bound=HouseRulesType)
@@ -44,7 +44,7 @@ R = TypeVar("R", bound=HouseRulesType)
 def option_infos(rules: type[HouseRulesType]) -> dict[str, OptionInfo]:
     """Every option of a house-rules class, in the order it declares them."""
     out = {}
-    for f in fields(rules):  # type: ignore[arg-type]
+    for f in fields(rules):
         values = tuple(f.metadata["values"])
         out[f.name] = OptionInfo(f.name, values, values[0], f.metadata["text"])
     return out

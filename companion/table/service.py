@@ -12,6 +12,7 @@ its log (``effective_actions``), re-checked by the engine.
 from __future__ import annotations
 
 import logging
+import random
 import secrets
 import threading
 from collections.abc import Callable
@@ -22,12 +23,13 @@ from typing import Any
 
 from companion.gamefiles import GameFiles
 from companion.games import AnyGame, game_of_setup
-from companion.protocol import MalformedAction, RuleViolation
+from companion.protocol import Action, MalformedAction, RuleViolation, Setup
 from companion.protocol.seats import SeatError, clean_line
 from companion.records import Record, RecordError, dump_record, parse_record, replay, replay_actions
 from companion.table.storage import Storage, StoredEvent
 
 log = logging.getLogger(__name__)
+CHANCE_ACTOR = "table"  # who records the chance the companion draws itself (a shuffle)
 MAX_REASON = 200  # characters: a correction's reason is one line of the exported record
 
 
@@ -62,7 +64,7 @@ class Event:
     state: Any
     rules: AnyGame  # the game the states are of
     status: str  # the game's status right after this event
-    action: Any = None  # the game's action, for kind "action"
+    action: Action | None = None  # the game's action, for kind "action"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +82,9 @@ class Game:
     created_at: str
     status: str
     rules: AnyGame  # the game this is a game of (A New Don, ...)
-    setup: Any
+    setup: Setup
     events: tuple[StoredEvent, ...]
-    effective: tuple[tuple[int, Any], ...]  # (seq, action) after undos and corrections
+    effective: tuple[tuple[int, Action], ...]  # (seq, action) after undos and corrections
     state: Any
     keys: dict[str, int] = field(default_factory=dict, compare=False)
 
@@ -122,8 +124,8 @@ def _now() -> str:
 
 def _effective(
     rules: AnyGame, events: list[StoredEvent] | tuple[StoredEvent, ...]
-) -> list[tuple[int, Any]]:
-    out: list[tuple[int, Any]] = []
+) -> list[tuple[int, Action]]:
+    out: list[tuple[int, Action]] = []
     for e in events:
         if e.kind == "action":
             out.append((e.seq, rules.action_from_dict(e.payload)))
@@ -138,8 +140,11 @@ def _effective(
 class TableService:
     """All games in one data folder. Thread-safe: one writer at a time, any number of readers."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, chance: random.Random | None = None) -> None:
+        """``chance`` draws what no die and no player gives (a shuffle of the cards the
+        companion holds); a test may pass a seeded one, the table never does."""
         self.data_dir = Path(data_dir)
+        self._chance = chance or random.SystemRandom()
         self.storage = Storage(self.data_dir)
         self._lock = threading.RLock()
         self._games: dict[str, Game] = {}
@@ -156,12 +161,15 @@ class TableService:
                 self.damaged[game_id] = reason
                 log.warning("game %s cannot be loaded and is left untouched: %s",
                             game_id, reason)
+        for game_id in list(self._games):
+            # A crash may have come between a move and the chance it made the game await.
+            self._draw_chance(game_id)
 
     def files(self, rules: AnyGame) -> GameFiles:
         """A game's data files: shipped ones, and the user's in the data folder's ``boards``."""
         return GameFiles(rules, self.data_dir / "boards")
 
-    def _replay(self, game: Game, actions: list[tuple[int, Any]]) -> Any:
+    def _replay(self, game: Game, actions: list[tuple[int, Action]]) -> Any:
         """Replay (seq, action) pairs; a refusal names the seq of the action it refused."""
         try:
             return replay_actions(game.rules, game.setup, actions, self.files(game.rules))
@@ -229,17 +237,19 @@ class TableService:
 
     def create_game(self, setup: dict[str, Any], actor: str = "host") -> Game:
         """A new game from a record's setup line (it names its ``game``)."""
-        rules, setup, state = self._new_state(setup)
+        rules, chosen, state = self._new_state(setup)
+        line = chosen.to_dict()
         with self._lock:
             game_id = self._new_id()
             created = _now()
-            self.storage.create_game(game_id, created, setup.to_dict(), actor)
-            event = StoredEvent(game_id, 0, "setup", actor, setup.to_dict(), None, created)
-            game = Game(game_id, created, "active", rules, setup, (event,), (), state, {})
+            self.storage.create_game(game_id, created, line, actor)
+            event = StoredEvent(game_id, 0, "setup", actor, line, None, created)
+            game = Game(game_id, created, "active", rules, chosen, (event,), (), state, {})
             self._games[game_id] = game
-            return game
+            self._draw_chance(game_id)
+            return self._games[game_id]
 
-    def _new_state(self, data: dict[str, Any]) -> tuple[AnyGame, Any, Any]:
+    def _new_state(self, data: dict[str, Any]) -> tuple[AnyGame, Setup, Any]:
         try:
             rules = game_of_setup(data)
             setup = rules.setup_from_dict(data)
@@ -260,7 +270,7 @@ class TableService:
     def submit(
         self,
         game_id: str,
-        action: Any,
+        action: Action | dict[str, Any],
         *,
         actor: str,
         expected_seq: int,
@@ -283,7 +293,7 @@ class TableService:
             except RuleViolation as exc:
                 raise Refused("illegal", exc.reason, exc.rule, exc.public) from None
             status = "finished" if game.rules.is_over(state) else None
-            return self._commit(
+            ack = self._commit(
                 game,
                 "action",
                 actor,
@@ -294,6 +304,8 @@ class TableService:
                 status,
                 action,
             )
+            self._draw_chance(game_id)
+            return ack
 
     def submit_roll(
         self,
@@ -314,11 +326,11 @@ class TableService:
             if key is not None and key in game.keys:
                 return Ack(game.keys[key], game.state, duplicate=True)
             self._open(game)
-            wanted = [w for w in game.rules.waiting_for(game.state)
+            wanted = [(w, w.dice) for w in game.rules.waiting_for(game.state)
                       if w.player == player and w.dice is not None]
             if not wanted:
                 raise Refused("stale", f"the game is not waiting for a roll from {player}")
-            request = next((w for w in wanted if ask is None or w.dice.ask == ask), None)
+            request = next((w for w, dice in wanted if ask is None or dice.ask == ask), None)
             if request is None:
                 raise Refused("stale", f"the roll {player} was asked for has been made; "
                               "look again")
@@ -349,36 +361,11 @@ class TableService:
             self._fresh(game, expected_seq)
             if not game.effective:
                 raise Refused("illegal", "there is nothing to undo")
-            if actor == "host":
-                target = game.effective[-1][0] if target is None else target
-                if target not in {s for s, _ in game.effective}:
-                    raise Refused("malformed", f"move {target} is not a move in effect")
-            else:
-                seq, last = game.effective[-1]
-                name = actor.removeprefix("player:")
-                if (
-                    game.events[-1].seq != seq
-                    or last.player != name
-                    or not actor.startswith("player:")
-                ):
-                    raise Refused(
-                        "forbidden",
-                        "only the player who made the last move can undo "
-                        "it, before anyone else acts; the host can undo anything",
-                    )
-                if not game.rules.player_may_undo(last):
-                    raise Refused(
-                        "forbidden",
-                        f"a {last.TYPE} cannot be taken back: it rolled "
-                        "dice or showed something to the table; ask the host",
-                    )
-                if target not in (None, seq):
-                    raise Refused("forbidden", "a player can undo only their last move")
-                target = seq
+            target = self._undo_target(game, actor, target)
             effective = tuple((s, a) for s, a in game.effective if s < target)
             state = self._replay(game, list(effective))
             undone = [s for s, _ in game.effective if s >= target]
-            return self._commit(
+            ack = self._commit(
                 game,
                 "undo",
                 actor,
@@ -388,6 +375,35 @@ class TableService:
                 effective,
                 "active" if game.status == "finished" else None,
             )
+            self._draw_chance(game_id)
+            return ack
+
+    def _undo_target(self, game: Game, actor: str, target: int | None) -> int:
+        """The first move ``actor`` may take back (it and every later one go): the host's
+        choice (the last move when None), or a player's own last move if nobody has acted
+        since and it rolled no die and showed nothing."""
+        if actor == "host":
+            target = game.effective[-1][0] if target is None else target
+            if target not in {s for s, _ in game.effective}:
+                raise Refused("malformed", f"move {target} is not a move in effect")
+            return target
+        seq, last = game.effective[-1]
+        name = actor.removeprefix("player:")
+        if game.events[-1].seq != seq or last.player != name or not actor.startswith("player:"):
+            raise Refused(
+                "forbidden",
+                "only the player who made the last move can undo "
+                "it, before anyone else acts; the host can undo anything",
+            )
+        if not game.rules.player_may_undo(last):
+            raise Refused(
+                "forbidden",
+                f"a {last.TYPE} cannot be taken back: it rolled "
+                "dice or showed something to the table; ask the host",
+            )
+        if target not in (None, seq):
+            raise Refused("forbidden", "a player can undo only their last move")
+        return seq
 
     def correct(
         self,
@@ -395,7 +411,7 @@ class TableService:
         *,
         actor: str,
         target: int,
-        action: Any,
+        action: Action | dict[str, Any],
         why: str,
         expected_seq: int,
         key: str | None = None,
@@ -436,7 +452,9 @@ class TableService:
                 "finished" if game.rules.is_over(state)
                 else ("active" if game.status == "finished" else None)
             )
-            return self._commit(game, "correction", actor, payload, key, state, effective, status)
+            ack = self._commit(game, "correction", actor, payload, key, state, effective, status)
+            self._draw_chance(game_id)
+            return ack
 
     def set_status(self, game_id: str, status: str, *, actor: str = "host") -> Game:
         """finish (the host ends the game early), archive, or reopen."""
@@ -457,6 +475,7 @@ class TableService:
                     game.effective,
                     status,
                 )
+            self._draw_chance(game_id)  # a reopened game may await a shuffle
             return self._games[game_id]
 
     def _open(self, game: Game) -> None:
@@ -483,16 +502,40 @@ class TableService:
                 f"was made at move {expected_seq}; look again and retry",
             )
 
-    def _action(self, game: Game, action: Any) -> Any:
+    def _action(self, game: Game, action: Action | dict[str, Any]) -> Action:
         """The game's action for a record line (a dict), or the action itself."""
         if not isinstance(action, dict):
             return action
         try:
-            return game.rules.action_from_dict(action)
+            parsed: Action = game.rules.action_from_dict(action)
         except MalformedAction as exc:
             raise Refused("malformed", str(exc)) from None
+        return parsed
 
-    def _authorise(self, game: Game, actor: str, action: Any) -> None:
+    def _draw_chance(self, game_id: str) -> None:
+        """Record the chance a game awaits that neither a die nor a player gives (its
+        ``chance_action``: a shuffle of the cards the companion holds for the players), drawn
+        here and stored like any move, so the record replays exactly. Called with the lock
+        held after every change that may make a game await it."""
+        for _ in range(100):  # a game awaits a few draws in a row at most; never loop forever
+            game = self._games[game_id]
+            if not game.can_go_on:
+                return
+            action = game.rules.chance_action(game.state, self._chance)
+            if action is None:
+                return
+            state = game.rules.apply(game.state, action)
+            self._commit(game, "action", CHANCE_ACTOR, action.to_dict(), None, state,
+                         (*game.effective, (game.seq + 1, action)),
+                         "finished" if game.rules.is_over(state) else None, action)
+        raise RuntimeError(f"game {game_id} kept asking for chance: a bug in its rules")
+
+    def _authorise(self, game: Game, actor: str, action: Action) -> None:
+        if game.rules.is_chance(action):
+            if actor == CHANCE_ACTOR:
+                return
+            raise Refused("forbidden", f"a {action.TYPE} is chance: the companion draws it "
+                          "itself, and nobody at the table may choose it")
         if actor == "host" or actor == f"player:{action.player}":
             return
         if (actor == "dice" or actor.startswith("dice:")) and game.rules.is_roll(action):
@@ -504,12 +547,12 @@ class TableService:
         game: Game,
         kind: str,
         actor: str,
-        payload: dict,
+        payload: dict[str, Any],
         key: str | None,
         state: Any,
-        effective: tuple[tuple[int, Any], ...],
+        effective: tuple[tuple[int, Action], ...],
         status: str | None,
-        action: Any = None,
+        action: Action | None = None,
     ) -> Ack:
         event = StoredEvent(game.id, game.seq + 1, kind, actor, payload, key, _now())
         self.storage.append(event, status)  # durable before anything else happens

@@ -150,7 +150,7 @@ class Storage:
         self,
         game_id: str,
         created_at: str,
-        setup: dict,
+        setup: dict[str, Any],
         actor: str,
         events: list[StoredEvent] | None = None,
         status: str = "active",

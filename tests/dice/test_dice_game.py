@@ -123,7 +123,7 @@ class TableRobot:
 def test_a_whole_game_rolled_on_smart_dice(tmp_path: Path) -> None:
     rng = random.Random(7)
     air, assignment, dice = build_table()
-    svc = DiceService(tmp_path, "test-table", radio=BleRadio(
+    svc = DiceService(tmp_path, "test-table", sources=["pixels", "godice"], radio=BleRadio(
         scanner_backend=air.scanner_backend, client_backend=air.client_backend, slots=5))
     svc.assignment.dice.update(assignment.dice)
     svc.assignment.settings.update(assignment.settings)

@@ -14,6 +14,7 @@ from companion.dice.pairing import Pairing
 from companion.dice.phone import PhoneEntry, PhoneEntryError
 from companion.dice.reading import DieReading, DieState
 from companion.dice.service import DiceService
+from companion.dice.sources import SourceSpec
 from companion.games.new_don import (
     NEW_DON,
     GodfatherRoll,
@@ -142,6 +143,38 @@ def test_a_die_that_never_settles_is_no_longer_waited_for() -> None:
     assert hub.actions.get_nowait() == GodfatherRoll("Maria", 4)
 
 
+def test_a_void_starts_a_roll_again_when_the_dice_missed_part_of_it() -> None:
+    """Johnny's fifth die was rolled again to the same face while the radio heard nothing, so
+    the table waits for it forever. The host voids his roll: what was counted is gone, his
+    phone is asked again, a die still tumbling from before does not count, and the five dice
+    he rolls now are his roll."""
+    hub, clock, events = table()
+    state = vegas_state()
+    at_rest(hub, *[f"blue{i}" for i in range(1, 6)])
+    hub.expect(NEW_DON, SEATS, state)
+    for i in range(1, 5):
+        roll(hub, clock, f"blue{i}", 1)
+    hub.feed(DieReading("pixels", "blue5", DieState.ROLLING, roll=0))  # still going
+    assert hub.progress("Johnny") == (4, 5)
+    events.clear()
+    clock.now += 1
+
+    assert hub.void("Johnny")
+    assert hub.progress("Johnny") == (0, 5)
+    assert [(e.player, e.does, e.dice) for e in events if isinstance(e, RollWanted)] == [
+        ("Johnny", "roll", 5)]
+    clock.now += 1
+    hub.feed(DieReading("pixels", "blue5", DieState.SETTLED, face=3, roll=1))  # from before
+    assert hub.progress("Johnny") == (0, 5)
+    for i, face in zip(range(1, 6), (6, 5, 4, 3, 2), strict=True):
+        roll(hub, clock, f"blue{i}", face, n=3)
+    assert hub.actions.get_nowait() == Roll("Johnny", (6, 5, 4, 3, 2))
+    assert hub.actions.empty()
+
+    assert not hub.void("Johnny")  # his roll is made: nothing in progress to throw away
+    assert not hub.void("Sonny")
+
+
 def vegas_state():
     state = setup_state()
     for name, face in (("Maria", 6), ("Johnny", 2), ("Claire", 1)):
@@ -250,8 +283,9 @@ def test_sources_owned_as_a_whole_and_by_name() -> None:
 
 def test_simulated_dice_play_through_the_same_path(tmp_path: Path) -> None:
     got: list[object] = []
-    svc = DiceService(tmp_path, simulate=NEW_DON.dice_sets(setup_state()), roll_time=0.01,
-                      on_action=got.append)
+    simulated = SourceSpec("simulated", {"sets": NEW_DON.dice_sets(setup_state()),
+                                         "roll_time": 0.01})
+    svc = DiceService(tmp_path, sources=[simulated], on_action=got.append)
     svc.start()
     try:
         state = setup_state()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -134,3 +135,12 @@ def test_board_check_command(tmp_path):
     assert done.returncode == 1
     assert f"{bad}:{line_of(bad.read_text(), '1z')}: error: neighborhood 1a lists" in done.stdout
     assert "fix: use an id defined" in done.stdout
+
+
+@pytest.mark.parametrize("part", ["districts", "neighborhoods"])
+@pytest.mark.parametrize("value", ["[1]", '["a"]', "[[1]]", "[true]"])
+def test_a_list_of_things_that_are_not_tables_is_a_problem_not_a_crash(part, value):
+    text = re.sub(rf"^\[\[{part}\]\]", f"[[{part}_old]]", THREE_FOUR, flags=re.M)
+    board, problems = check_board(f"{part} = {value}\n" + text)
+    assert board is None
+    assert any(f"{part} #1 is" in p.message and "not a table" in p.message for p in problems)

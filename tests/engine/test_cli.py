@@ -118,3 +118,12 @@ def test_rules_lists_every_house_rule():
     done = run("rules")
     for name in ("straights_wrap", "tie_block", "empty_house", "request_revealed_number"):
         assert name in done.stdout
+
+
+@pytest.mark.parametrize("line", ['house = 3', 'districts = "a"', 'house = { A = true }'])
+def test_a_position_file_of_the_wrong_shape_is_a_clear_error(tmp_path, line):
+    position = tmp_path / "final.toml"
+    position.write_text(f'players = ["A", "B", "C"]\n{line}\n')
+    done = run("score", str(position))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"companion: {position}: ")

@@ -13,9 +13,9 @@ from high_die import HIGH_DIE
 from web_client import SSEStream
 
 from companion import games
+from companion.dice.table import TableDice
 from companion.records import parse_record, replay
 from companion.table import TableService
-from companion.table.dice_bridge import TableDice
 
 SETUP = {"type": "setup", "game": "high-die", "players": ["Ann", "Bo", "Cy"],
          "options": {"rounds": 5}}

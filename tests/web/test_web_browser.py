@@ -387,3 +387,35 @@ def test_whose_red_die_is_answered_on_a_phone_and_the_host_page(server_factory, 
     finally:
         for ctx in contexts:
             ctx.close()
+
+
+def test_the_host_starts_a_missed_roll_again(server_factory, browser, tmp_path) -> None:
+    """Two of Maria's five dice were read, then the rest went unseen: the host page lists who
+    is rolling, and "Start Maria's roll again" throws away what was read so far (the dice
+    layer's void), so her roll starts from nothing."""
+    from companion.dice.reading import DieReading, DieState
+
+    server = server_factory(tmp_path / "data", DICE="phone")
+    game = server.create_game()
+    for name, face in zip(["Maria", "Johnny", "Claire", "Vincent"], (6, 4, 2, 1), strict=True):
+        assert server.act(game, name, {"type": "godfather_roll", "player": name,
+                                       "face": face}).status == 200
+    hub = server.app.extensions["companion"].dice.dice.hub
+    for i, face in enumerate((3, 5)):
+        hub.feed(DieReading("camera:cam0:Maria", f"c{i}", DieState.SETTLED, face=face))
+    assert hub.progress("Maria") == (2, 5)
+    ctx = browser.new_context(viewport={"width": 1100, "height": 900},
+                              extra_http_headers={"X-Host-Key": game.host_key})
+    try:
+        host = ctx.new_page()
+        host.set_default_timeout(10_000)
+        host.goto(f"{server.url}/host/{game.id}")
+        host.wait_for_selector("#rolling-card:not([hidden]) [data-rolling='Maria']")
+        host.once("dialog", lambda d: d.accept())
+        host.click("[data-rolling='Maria'] button")
+        host.wait_for_function(
+            "() => document.getElementById('toast').textContent === 'Done.'")
+        assert hub.progress("Maria") == (0, 5)
+        assert server.service.game(game.id).seq == 4  # nothing applied, nothing lost
+    finally:
+        ctx.close()

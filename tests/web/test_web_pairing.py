@@ -46,6 +46,8 @@ def test_web_pairing_saves_a_familys_dice_for_the_next_game(tmp_path, server_fac
 
     status = host_get(server, game).data
     assert status["mode"] == "simulated" and "broadcast their face" in status["privacy"]
+    assert status["sources"] == [{"name": "phone entry", "needs": "nothing"},
+                                 {"name": "simulated dice", "needs": "nothing"}]
     assert [o["owner"] for o in status["owners"]] == ["red", "blue", "Claire", "vegas"]
 
     started = host_post(server, game, "pairing", {"owner": "red"})

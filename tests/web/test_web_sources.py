@@ -14,3 +14,24 @@ def test_a_camera_that_cannot_be_opened_is_a_clear_error(tmp_path):
     )
     assert done.returncode == 2
     assert "--camera /no/such=red: '/no/such' is not 'picam', a device number" in done.stderr
+
+
+def test_serve_names_every_dice_source_for_the_registry():
+    """--camera, --die-port and --die-ble become registry specs, each with the option that
+    named it (an error message quotes it)."""
+    import argparse
+
+    from web.cli import add_serve_parser, source_specs
+
+    parser = argparse.ArgumentParser()
+    add_serve_parser(parser.add_subparsers())
+    args = parser.parse_args(["serve", "--dice", "phone", "--camera", "0=red", "--camera",
+                              "picam", "--die-port", "auto", "--die-ble", "C8:FD:19:00:00:07",
+                              "--die-ble", "auto"])
+    assert [(flag, spec.kind, dict(spec.options)) for flag, spec in source_specs(args)] == [
+        ("--camera 0=red", "camera", {"spec": "0", "owner": "red", "name": "cam0"}),
+        ("--camera picam", "camera", {"spec": "picam", "owner": "table", "name": "cam1"}),
+        ("--die-port auto", "diy-serial", {"port": "auto"}),
+        ("--die-ble C8:FD:19:00:00:07", "diy-ble", {"address": "C8:FD:19:00:00:07"}),
+        ("--die-ble auto", "diy-ble", {"address": "auto"}),
+    ]

@@ -8,7 +8,7 @@ Each action converts to and from one line of the record (``docs/monopoly-godfath
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from companion.games.monopoly.rules import HouseRules
 from companion.protocol.errors import MalformedAction
@@ -280,7 +280,7 @@ class Setup:
                    options_from_dict(HouseRules, data.get("options")), **files)
 
 
-def _is_int(v: Any) -> bool:
+def _is_int(v: Any) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -327,7 +327,7 @@ def action_from_dict(data: Any) -> Action:
         raise MalformedAction(f"an action is a JSON object, not {type(data).__name__}")
     kind = data.get("type")
     cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is None:
+    if cls is None or not isinstance(kind, str):
         raise MalformedAction(
             f"unknown action type {kind!r}; known: {', '.join(sorted(ACTION_TYPES))}")
     by_key = {f.name: f for f in fields(cls)}

@@ -15,7 +15,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any
+from typing import Any, TypeGuard
 
 from companion.games.monopoly.board import (
     BOARD_SIZE,
@@ -163,7 +163,7 @@ class _Checker:
                        f'write "{kind}: ..."')
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -191,14 +191,16 @@ def _bank(data: Any, c: _Checker) -> Bank | None:
     values: dict[str, Any] = {}
     for key, kind in _BANK_FIELDS.items():
         value = data.get(key)
-        if kind is int and not (_is_int(value) and value >= 0):
-            c.error(c.lines.key(key) or line, f"[bank] {key} must be a whole number, not "
-                    f"{value!r}")
-        elif kind is list and not (isinstance(value, list) and value
-                                   and all(_is_int(v) and v > 0 for v in value)):
-            c.error(c.lines.key(key) or line, f"[bank] {key} must be a list of amounts")
+        where = c.lines.key(key) or line
+        if kind is int:
+            if _is_int(value) and value >= 0:
+                values[key] = value
+            else:
+                c.error(where, f"[bank] {key} must be a whole number, not {value!r}")
+        elif isinstance(value, list) and value and all(_is_int(v) and v > 0 for v in value):
+            values[key] = tuple(value)
         else:
-            values[key] = tuple(value) if kind is list else value
+            c.error(where, f"[bank] {key} must be a list of amounts")
     c.source(data.get("source"), list(_BANK_FIELDS), "[bank]", line)
     if len(values) != len(_BANK_FIELDS):
         return None
@@ -247,7 +249,7 @@ def _space(i: int, s: Any, groups: dict[str, Any], c: _Checker) -> Space | None:
         c.error(line, f"space {i} (counting from GO) says index = {s.get('index')!r}",
                 f"list the spaces in order from GO: index = {i}")
     try:
-        kind = Kind(s.get("kind"))
+        kind = Kind(str(s.get("kind")))
     except ValueError:
         c.error(line, f"space {i}: kind {s.get('kind')!r} is not known",
                 f"use one of: {', '.join(k.value for k in Kind)}")
@@ -331,7 +333,7 @@ def _check_board(data: dict[str, Any], c: _Checker) -> Board | None:
         if count and len(table) != count:
             c.error(c.lines.key(what), f"[bank] {what} has {len(table)} values for "
                     f"{count} {kind.value} spaces", "one value per how many the owner has")
-    if c.failed:
+    if c.failed or not isinstance(board_id, str) or not isinstance(name, str):
         return None
     group_list = tuple(Group(gid, g[0], g[1], members[gid]) for gid, g in groups.items())
     return Board(board_id, name.strip(), board_spaces, group_list, bank, tuple(c.sources))
@@ -350,7 +352,7 @@ def _card(i: int, raw: Any, c: _Checker, board: Board | None) -> Card | None:
         c.error(line, f"card id {card_id!r} must be letters, digits, - _ or .")
         return None
     try:
-        effect = Effect(raw.get("effect"))
+        effect = Effect(str(raw.get("effect")))
     except ValueError:
         c.error(line, f"card {card_id}: effect {raw.get('effect')!r} is not known",
                 f"use one of: {', '.join(e.value for e in Effect)}")
@@ -426,7 +428,8 @@ def _check_dons(data: dict[str, Any], c: _Checker) -> tuple[DonCard, ...]:
             continue
         if any(x.id == don_id for x in out):
             c.error(line, f"two Don cards have the id {don_id!r}")
-        if not all(isinstance(v, str) and v.strip() for v in (name, text)):
+        if not (isinstance(name, str) and name.strip() and isinstance(text, str)
+                and text.strip()):
             c.error(line, f"Don card {don_id} needs a name and a text")
             continue
         c.source(d.get("source"), ["name", "text"], f"Don card {don_id}", line)
@@ -478,6 +481,24 @@ def placeholders(text: str) -> list[str]:
     elif kind == "dons":
         _check_dons(data, c)
     return [fact for fact, source in c.sources if source.strip().startswith("placeholder")]
+
+
+def parse_board(text: str, filename: str) -> Board:
+    board = parse(text, "board", filename)
+    assert isinstance(board, Board)
+    return board
+
+
+def parse_cards(text: str, filename: str, board: Board) -> tuple[Card, ...]:
+    cards = parse(text, "cards", filename, board)
+    assert isinstance(cards, tuple)
+    return tuple(c for c in cards if isinstance(c, Card))
+
+
+def parse_dons(text: str, filename: str) -> tuple[DonCard, ...]:
+    dons = parse(text, "dons", filename)
+    assert isinstance(dons, tuple)
+    return tuple(d for d in dons if isinstance(d, DonCard))
 
 
 def parse(text: str, kind: str, filename: str, board: Board | None = None) -> Checked:

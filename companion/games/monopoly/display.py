@@ -102,9 +102,9 @@ def label(state: State, action: Action) -> tuple[str, str, dict[str, Any]]:
         case Pass():
             return "bid", "Pass", {}
         case Draw(card=card_id):
-            card = state.edition.card(card_id)
-            assert card is not None
-            return "draw", card.text, {"card": card_id}
+            drawn = state.edition.card(card_id)
+            assert drawn is not None
+            return "draw", drawn.text, {"card": card_id}
         case Build(space=space):
             building = state.next_building(space) or ""
             cost = spaces[space].building_cost

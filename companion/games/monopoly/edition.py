@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from companion.games.monopoly.board import Board, Card, DonCard, Edition
-from companion.games.monopoly.data_file import parse, placeholders
+from companion.games.monopoly.board import Edition
+from companion.games.monopoly.data_file import (
+    parse_board,
+    parse_cards,
+    parse_dons,
+    placeholders,
+)
 from companion.protocol.game import Files
 
 SHIPPED = {"board": "data/board.toml", "cards": "data/cards.toml", "dons": "data/dons.toml"}
@@ -16,13 +21,11 @@ SHIPPED = {"board": "data/board.toml", "cards": "data/cards.toml", "dons": "data
 @lru_cache(maxsize=16)  # an edition is immutable: parse each set of texts once
 def _edition(board_text: str, cards_text: str, dons_text: str,
              names: tuple[str, str, str]) -> Edition:
-    board = parse(board_text, "board", names[0])
-    assert isinstance(board, Board)
-    cards = parse(cards_text, "cards", names[1], board)
-    dons = parse(dons_text, "dons", names[2])
+    board = parse_board(board_text, names[0])
+    cards = parse_cards(cards_text, names[1], board)
+    dons = parse_dons(dons_text, names[2])
     count = sum(len(placeholders(t)) for t in (board_text, cards_text, dons_text))
-    return Edition(board, tuple(c for c in cards if isinstance(c, Card)),
-                   tuple(d for d in dons if isinstance(d, DonCard)), count)
+    return Edition(board, cards, dons, count)
 
 
 def _text(ref: str | None, kind: str, files: Files) -> tuple[str, str]:
@@ -38,4 +41,5 @@ def load_edition(files: Files, board: str | None = None, cards: str | None = Non
     ``OSError`` for one that cannot be read."""
     texts = [_text(ref, kind, files) for ref, kind in
              ((board, "board"), (cards, "cards"), (dons, "dons"))]
-    return _edition(texts[0][0], texts[1][0], texts[2][0], tuple(t[1] for t in texts))
+    names = (texts[0][1], texts[1][1], texts[2][1])
+    return _edition(texts[0][0], texts[1][0], texts[2][0], names)

@@ -7,7 +7,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.games.monopoly.actions import GAME_ID, Action, Roll, Setup, action_from_dict
+from companion.games.monopoly.actions import (
+    GAME_ID,
+    Action,
+    Draw,
+    Roll,
+    Setup,
+    TakeDeed,
+    action_from_dict,
+)
 from companion.games.monopoly.apply import apply
 from companion.games.monopoly.data_file import DataError
 from companion.games.monopoly.display import choices, table_data
@@ -73,8 +81,19 @@ class MonopolyGodfather:
             raise MalformedAction(f"a roll is the two dice, not {len(faces)}")
         return Roll(waiting.player, tuple(faces))
 
+    def chance_action(self, state: State, rng: random.Random) -> Action | None:
+        return None  # the dice and the Friends and Enemies decks are on the table
+
+    def is_chance(self, action: Action) -> bool:
+        return False
+
     def is_roll(self, action: Action) -> bool:
         return isinstance(action, Roll)
+
+    def table_may_enter(self, action: Action) -> bool:
+        # What the whole table saw: the dice, the card turned up, a deed dealt face up. A
+        # Don card is its holder's secret, and every other move is a player's own choice.
+        return isinstance(action, Roll | Draw | TakeDeed)
 
     def player_may_undo(self, action: Action) -> bool:
         return action.TYPE in PLAYER_UNDOABLE

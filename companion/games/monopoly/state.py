@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Any
 
 from companion.games.monopoly.actions import Offer
 from companion.games.monopoly.board import Board, Deck, Edition, Kind
@@ -208,7 +209,8 @@ class State:
         return self.phase is Phase.OVER
 
     # --- changing ----------------------------------------------------------------------------
-    def with_player(self, seat: int, **changes: object) -> State:
+    def with_player(self, seat: int, **changes: Any) -> State:
+        # (``Any``: the dataclass checks the field names when it is replaced.)
         players = list(self.players)
         players[seat] = replace(players[seat], **changes)
         return replace(self, players=tuple(players))
@@ -217,7 +219,7 @@ class State:
         """Money from ``seat`` to the Bank (negative: from the Bank)."""
         return self.with_player(seat, cash=self.players[seat].cash - amount)
 
-    def with_holding(self, space: int, **changes: object) -> State:
+    def with_holding(self, space: int, **changes: Any) -> State:
         holdings = list(self.holdings)
         current = holdings[space]
         assert current is not None, f"space {space} is no property"

@@ -39,9 +39,8 @@ def _don(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
 
 def _player(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
     p = state.players[seat]
-    holdings = state.holdings
     tradeable = [i for i in state.owned_by(seat)  # a group's buildings are sold first
-                 if not any(holdings[j].buildings for j in state.board.set_of(i))]
+                 if not any(state.holding(j).buildings for j in state.board.set_of(i))]
     return {
         "name": p.name,
         "colour": p.colour,

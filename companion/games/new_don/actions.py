@@ -242,11 +242,11 @@ def action_from_dict(data: Any) -> Action:
     if not isinstance(data, dict):
         raise MalformedAction(f"an action is a JSON object, not {type(data).__name__}")
     kind = data.get("type")
-    cls = ACTION_TYPES.get(kind)
-    if cls is None:
+    if not isinstance(kind, str) or kind not in ACTION_TYPES:
         raise MalformedAction(
             f"unknown action type {kind!r}; known: {', '.join(sorted(ACTION_TYPES))}"
         )
+    cls = ACTION_TYPES[kind]
     by_key = {_json_key(f.name): f for f in fields(cls)}
     unknown = set(data) - set(by_key) - {"type"}
     if unknown:

@@ -7,7 +7,6 @@ section (the rulebook's own numbering: "Offer B.a", "Resolution B.ii.d") and the
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 from companion.games.new_don.actions import (
@@ -89,8 +88,7 @@ def apply(state: State, action: Action) -> State:
     seat = state.seat(action.player)
     if state.phase is Phase.GAME_OVER:
         raise RuleViolation("Game End", "the game is over: nothing more can be played")
-    handler = _HANDLERS[type(action)]
-    return replace(handler(state, seat, action), moves=state.moves + 1)
+    return replace(_by_phase(state, seat, action), moves=state.moves + 1)
 
 
 def _pass(state: State, seat: int, a: Pass) -> State:
@@ -105,20 +103,37 @@ def _pass(state: State, seat: int, a: Pass) -> State:
     return end_turn(state)
 
 
-_HANDLERS: dict[type[Action], Callable[[State, int, Action], State]] = {
-    GodfatherRoll: godfather_roll,
-    VegasRoll: vegas_roll,
-    KeepVegas: keep_vegas,
-    Roll: roll,
-    RevealFavor: reveal_favor,
-    TakeFavor: take_favor,
-    Request: request,
-    ChooseFavorSpot: choose_favor_spot,
-    Reroll: reroll,
-    Pass: _pass,
-    Claim: claim,
-    MuscleOut: muscle_out,
-    Recruit: recruit,
-    Bet: bet,
-    UseFavor: use_favor,
-}
+def _by_phase(state: State, seat: int, action: Action) -> State:
+    """Hand ``action`` to the phase rule that takes it (the table in docs/engine.md)."""
+    match action:
+        case GodfatherRoll():
+            return godfather_roll(state, seat, action)
+        case VegasRoll():
+            return vegas_roll(state, seat, action)
+        case KeepVegas():
+            return keep_vegas(state, seat, action)
+        case Roll():
+            return roll(state, seat, action)
+        case RevealFavor():
+            return reveal_favor(state, seat, action)
+        case TakeFavor():
+            return take_favor(state, seat, action)
+        case Request():
+            return request(state, seat, action)
+        case ChooseFavorSpot():
+            return choose_favor_spot(state, seat, action)
+        case Reroll():
+            return reroll(state, seat, action)
+        case Pass():
+            return _pass(state, seat, action)
+        case Claim():
+            return claim(state, seat, action)
+        case MuscleOut():
+            return muscle_out(state, seat, action)
+        case Recruit():
+            return recruit(state, seat, action)
+        case Bet():
+            return bet(state, seat, action)
+        case UseFavor():
+            return use_favor(state, seat, action)
+    raise MalformedAction(f"not an action of A New Don: {action!r}")

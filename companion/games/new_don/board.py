@@ -13,6 +13,9 @@ from enum import StrEnum
 
 from companion.games.new_don.dice import is_straight, straights_containing
 
+# Where each fact of a board comes from, by field: ("points", "placeholder").
+Sources = tuple[tuple[str, str], ...]
+
 
 class SetKind(StrEnum):
     PAIR = "pair"
@@ -89,7 +92,7 @@ class District:
     name: str
     colour: str
     points: tuple[int, ...]  # for 1st, 2nd, 3rd place
-    sources: tuple[tuple[str, str], ...] = ()
+    sources: Sources = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +102,7 @@ class Neighborhood:
     district: int  # the district's die face
     requirement: Requirement
     at: tuple[float, float] | None = None  # position on the drawn map, if the file gives one
-    sources: tuple[tuple[str, str], ...] = ()
+    sources: Sources = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +157,7 @@ class Board:
     muscle_track: MuscleTrack
     vegas_spots: tuple[int, ...]  # the number printed on each spot
     favor_track: tuple[tuple[int, Ability], ...]  # spot number -> ability
-    sources: tuple[tuple[str, str], ...] = ()
+    sources: Sources = ()
     _index: dict[str, int] = field(default_factory=dict, compare=False, repr=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -162,6 +165,9 @@ class Board:
 
     def index(self, neighborhood_id: str) -> int:
         return self._index[neighborhood_id]
+
+    def neighborhood(self, neighborhood_id: str) -> Neighborhood:
+        return self.neighborhoods[self._index[neighborhood_id]]
 
     def has(self, neighborhood_id: str) -> bool:
         return neighborhood_id in self._index
@@ -176,7 +182,7 @@ class Board:
         return frozenset((a, b)) in self.adjacency
 
     def neighbours(self, neighborhood_id: str) -> list[str]:
-        out = []
+        out: list[str] = []
         for pair in self.adjacency:
             if neighborhood_id in pair:
                 out.extend(x for x in pair if x != neighborhood_id)

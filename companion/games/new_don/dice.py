@@ -40,7 +40,8 @@ def is_straight(values: Iterable[int], wrap: bool = False) -> bool:
 def _straights(face: int, wrap: bool) -> tuple[tuple[int, int, int], ...]:
     found: list[tuple[int, int, int]] = []
     for start in range(1, 7):
-        run = tuple(sorted(((start - 1 + i) % 6) + 1 for i in range(3)))
+        low, mid, high = sorted(((start - 1 + i) % 6) + 1 for i in range(3))
+        run = (low, mid, high)
         if face in run and is_straight(run, wrap) and run not in found:
             found.append(run)
     return tuple(found)

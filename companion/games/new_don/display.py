@@ -75,10 +75,6 @@ def _dice(values: Iterable[int]) -> str:
     return "-".join(str(v) for v in sorted(values))
 
 
-def _hood(state: State, nid: str) -> str:
-    return state.board.neighborhoods[state.board.index(nid)].name
-
-
 def _targets(state: State, seat: int) -> set[tuple[str, str]]:
     return {(a.TYPE, a.neighborhood) for a in set_actions(state, seat)}
 
@@ -101,27 +97,39 @@ def _label(state: State, action: Action) -> str:
     if isinstance(action, Pass):
         return "Keep my dice" if state.phase is Phase.OFFER else "End my turn"
     if isinstance(action, Claim):
-        n = board.neighborhoods[board.index(action.neighborhood)]
+        n = board.neighborhood(action.neighborhood)
         return f"Claim {n.name} ({n.requirement.describe()}) with {_dice(action.dice)}"
     if isinstance(action, MuscleOut):
-        i = board.index(action.neighborhood)
-        victim = state.name(state.neighborhoods[i])
-        return f"Muscle {victim} out of {board.neighborhoods[i].name} with {_dice(action.dice)}"
+        holder = state.neighborhoods[board.index(action.neighborhood)]
+        assert holder is not None  # one muscles out only a neighborhood someone holds
+        n = board.neighborhood(action.neighborhood)
+        return f"Muscle {state.name(holder)} out of {n.name} with {_dice(action.dice)}"
     if isinstance(action, Recruit):
         return f"Recruit with {_dice(action.dice)} (+{sum(action.dice)})"
     if isinstance(action, Bet):
         return f"Bet a {action.die} on Vegas {action.spot}"
     if isinstance(action, UseFavor):
-        ability = Ability(action.ability or board.ability(action.spot))
-        head = f"Favor {action.spot}"
-        if ability is Ability.FREE_REROLL:
-            return f"{head}: reroll {_dice(action.dice)} (sets only)"
-        if ability in (Ability.PLUS_MINUS_ONE, Ability.TURN_DIE):
-            return f"{head}: turn a {action.die} into a {action.to}"
-        if ability is Ability.EXTRA_DIE:
-            return f"{head}: count a {action.die} twice"
-        return f"{head}: move {_hood(state, action.from_)} to {_hood(state, action.to)}"
+        return _favor_label(board, action)
     return action.TYPE
+
+
+def _ability(board: Board, action: UseFavor) -> Ability:
+    """The ability a legal favor uses: the one named on the "any" spot, else the printed one."""
+    return Ability(action.ability or board.ability(action.spot))
+
+
+def _favor_label(board: Board, action: UseFavor) -> str:
+    ability = _ability(board, action)
+    head = f"Favor {action.spot}"
+    if ability is Ability.FREE_REROLL:
+        return f"{head}: reroll {_dice(action.dice)} (sets only)"
+    if ability in (Ability.PLUS_MINUS_ONE, Ability.TURN_DIE):
+        return f"{head}: turn a {action.die} into a {action.to}"
+    if ability is Ability.EXTRA_DIE:
+        return f"{head}: count a {action.die} twice"
+    start, to = action.from_, action.to
+    assert isinstance(start, str) and isinstance(to, str)  # the Move favor's legal form
+    return f"{head}: move {board.neighborhood(start).name} to {board.neighborhood(to).name}"
 
 
 def _used(action: Action) -> list[int]:
@@ -150,7 +158,7 @@ def choices(state: State, viewer: str | None) -> list[Choice]:
     for a in actions:
         extra: dict[str, Any] = {}
         if isinstance(a, UseFavor):
-            ability = Ability(a.ability or state.board.ability(a.spot))
+            ability = _ability(state.board, a)
             extra["ability"] = ability.value
             if ability is not Ability.FREE_REROLL:  # a reroll's outcome is chance: no promise
                 try:
@@ -159,7 +167,8 @@ def choices(state: State, viewer: str | None) -> list[Choice]:
                     new = set()
                 if new:
                     words = sorted(
-                        ("claim " if kind == "claim" else "muscle into ") + _hood(state, nid)
+                        ("claim " if kind == "claim" else "muscle into ")
+                        + state.board.neighborhood(nid).name
                         for kind, nid in new
                     )
                     extra["helps"] = "then: " + ", ".join(words)

@@ -86,8 +86,17 @@ class NewDon:
             return VegasRoll(waiting.player, faces)
         return Roll(waiting.player, faces)
 
+    def chance_action(self, state: State, rng: random.Random) -> Action | None:
+        return None  # all of A New Don's chance is the physical dice
+
+    def is_chance(self, action: Action) -> bool:
+        return False
+
     def is_roll(self, action: Action) -> bool:
         return isinstance(action, Roll | VegasRoll | GodfatherRoll)
+
+    def table_may_enter(self, action: Action) -> bool:
+        return False  # every move of A New Don is a player's own choice
 
     def player_may_undo(self, action: Action) -> bool:
         return action.TYPE in PLAYER_UNDOABLE

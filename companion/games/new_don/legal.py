@@ -23,6 +23,7 @@ from companion.games.new_don.actions import (
 )
 from companion.games.new_don.board import Ability
 from companion.games.new_don.dice import sub_multisets
+from companion.games.new_don.phases.offer import favor_spot_choices
 from companion.games.new_don.phases.resolution import set_actions
 from companion.games.new_don.state import OfferStep, Phase, State
 from companion.protocol.game import OWN, DiceRequest, Waiting
@@ -63,7 +64,7 @@ def waiting_for(state: State) -> list[Waiting]:
         if not state.vegas_faces:
             ask = repr((state.round, state.vegas_faces))
             n = state.board.vegas_dice
-            out = [Waiting(state.name(state.godfather), "vegas_roll",
+            out = [Waiting(state.name(state.godfather_seat), "vegas_roll",
                            DiceRequest(n, (VEGAS,), ask=ask, prompt=f"Roll the {n} red dice"))]
         else:
             out = [Waiting(p.name, "keep_vegas") for p in state.players if p.vegas_pending]
@@ -74,18 +75,18 @@ def waiting_for(state: State) -> list[Waiting]:
             elif i != state.godfather and p.favor is None:
                 out.append(Waiting(p.name, "reveal_favor"))
     elif ph is Phase.OFFER:
-        t = state.players[state.offer_target]
+        t = state.players[state.offer_seat]
         if state.offer_step is OfferStep.GODFATHER:
-            out = [Waiting(state.name(state.godfather), "offer")]
+            out = [Waiting(state.name(state.godfather_seat), "offer")]
         elif state.offer_step is OfferStep.SPOT:
             out = [Waiting(t.name, "choose_favor_spot")]
         elif t.to_roll:
-            out = [_roll(state, state.offer_target)]
+            out = [_roll(state, state.offer_seat)]
         else:
             out = [Waiting(t.name, "reroll")]
     elif ph is Phase.RESOLUTION:
-        p = state.players[state.turn]
-        out = [_roll(state, state.turn) if p.to_roll else Waiting(p.name, "resolve")]
+        p = state.players[state.turn_seat]
+        out = [_roll(state, state.turn_seat) if p.to_roll else Waiting(p.name, "resolve")]
     return out
 
 
@@ -109,8 +110,7 @@ def legal_actions(state: State, player: str) -> list[Action]:
 
 def _offer_actions(state: State, seat: int) -> list[Action]:
     name = state.name(seat)
-    target = state.offer_target
-    assert target is not None
+    target = state.offer_seat
     t = state.players[target]
     if state.offer_step is OfferStep.GODFATHER and seat == state.godfather:
         forbid = t.favor if state.rules.request_revealed_number == "forbidden" else None
@@ -120,7 +120,7 @@ def _offer_actions(state: State, seat: int) -> list[Action]:
     if seat != target:
         return []
     if state.offer_step is OfferStep.SPOT:
-        return [ChooseFavorSpot(name, s) for s in sorted({state.offer_number, t.favor})]
+        return [ChooseFavorSpot(name, s) for s in favor_spot_choices(state)]
     if state.offer_step is OfferStep.REROLL and not t.to_roll:
         faces = [d.face for d in t.dice]
         return [Pass(name)] + [Reroll(name, dice) for dice in sub_multisets(faces)]

@@ -1,14 +1,14 @@
 """A final position of A New Don typed in by hand (TOML), as ``companion score FILE`` reads it,
-for tables that did not track the whole game.
-
-For tables that did not track the whole game: who holds how many neighborhoods in each
+for tables that did not track the whole game: who holds how many neighborhoods in each
 district, how many soldiers are left in each House, and the Muscle track from the top.
 """
 
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from companion.games.new_don.board import Board
 from companion.games.new_don.board_file import BoardError
@@ -53,6 +53,20 @@ class Position:
 
 def read_position(text: str, files: Files) -> Position:
     """The position ``text`` describes; ``files`` holds a traced board it may name."""
+    data = _toml(text)
+    players = _players(data)
+    try:
+        rules = options_from_dict(HouseRules, data.get("options"))
+        board = load_board(data.get("board"), len(players), files)
+    except (MalformedAction, BoardError, OSError, ValueError) as exc:
+        raise ScoreFileError(f"{exc}") from None
+    muscle = _muscle(data, players)
+    house = _house(data, players, board)
+    districts = _districts(data, players, board)
+    return Position(board, players, districts, house, muscle, rules)
+
+
+def _toml(text: str) -> dict[str, Any]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -63,44 +77,63 @@ def read_position(text: str, files: Files) -> Position:
         raise ScoreFileError(
             f"unknown keys {', '.join(sorted(unknown))}; use: {', '.join(sorted(known))}"
         )
+    return data
+
+
+def _players(data: dict[str, Any]) -> list[str]:
     players = data.get("players")
     if not (isinstance(players, list) and players and all(isinstance(p, str) for p in players)):
         raise ScoreFileError(f"players must list the names, e.g.\n{EXAMPLE}")
     if len(set(players)) != len(players):
         raise ScoreFileError("a player is listed twice in players")
-    try:
-        rules = options_from_dict(HouseRules, data.get("options"))
-        board = load_board(data.get("board"), len(players), files)
-    except (MalformedAction, BoardError, OSError, ValueError) as exc:
-        raise ScoreFileError(f"{exc}") from None
+    return players
 
-    def check_names(where: str, names) -> None:
-        for n in names:
-            if n not in players:
-                raise ScoreFileError(
-                    f"{where} names {n!r}, who is not in players ({', '.join(players)})"
-                )
 
+def _check_names(players: list[str], where: str, names: Iterable[str]) -> None:
+    for n in names:
+        if n not in players:
+            raise ScoreFileError(
+                f"{where} names {n!r}, who is not in players ({', '.join(players)})"
+            )
+
+
+def _muscle(data: dict[str, Any], players: list[str]) -> list[str]:
+    """The Muscle track, highest first."""
     muscle = data.get("muscle", [])
     if not isinstance(muscle, list) or not all(isinstance(m, str) for m in muscle):
         raise ScoreFileError("muscle is a list of names, highest first")
-    check_names("muscle", muscle)
+    _check_names(players, "muscle", muscle)
     if len(set(muscle)) != len(muscle):
         raise ScoreFileError("muscle lists a player twice; one token each")
+    return muscle
+
+
+def _house(data: dict[str, Any], players: list[str], board: Board) -> dict[str, int]:
+    """Soldiers left in each House."""
     house = data.get("house", {})
-    check_names("[house]", house)
+    if not isinstance(house, dict):
+        raise ScoreFileError("[house] is a table of soldiers left: Name = count")
+    _check_names(players, "[house]", house)
     for n, v in house.items():
-        if not isinstance(v, int) or not 0 <= v <= board.soldiers_per_player:
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= board.soldiers_per_player:
             raise ScoreFileError(
                 f"[house] {n} = {v!r}: a count from 0 to {board.soldiers_per_player}"
             )
+    return dict(house)
+
+
+def _districts(data: dict[str, Any], players: list[str], board: Board) -> dict[int, dict[str, int]]:
+    """Neighborhoods held, per district (by its die face); no more than the district has."""
     districts: dict[int, dict[str, int]] = {}
-    for key, counts in data.get("districts", {}).items():
+    raw = data.get("districts", {})
+    if not isinstance(raw, dict):
+        raise ScoreFileError("[districts] is a table: 3 = { Name = count, ... }")
+    for key, counts in raw.items():
         if not key.isdigit() or not 1 <= int(key) <= 6:
             raise ScoreFileError(f"[districts] {key}: districts are named by die face 1-6")
         if not isinstance(counts, dict):
             raise ScoreFileError(f"[districts] {key} = {{ Name = count, ... }}")
-        check_names(f"district {key}", counts)
+        _check_names(players, f"district {key}", counts)
         face = int(key)
         size = len(board.in_district(face))
         for n, v in counts.items():
@@ -112,4 +145,4 @@ def read_position(text: str, files: Files) -> Position:
                 f"{board.id!r}, but {sum(counts.values())} are listed as held"
             )
         districts[face] = dict(counts)
-    return Position(board, players, districts, dict(house), muscle, rules)
+    return districts

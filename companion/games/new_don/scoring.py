@@ -34,7 +34,7 @@ class Scores:
     winners: tuple[str, ...]  # more than one only if the Muscle track cannot break the tie
     tie_break: str | None  # how a tie on points was broken, if there was one
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "totals": self.totals,
             "winners": list(self.winners),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
 from companion.games.new_don.board import Board
 from companion.games.new_don.dice import Die
@@ -81,7 +82,30 @@ class State:
         """The next seat clockwise (the rulebook's 'to the left')."""
         return (seat + 1) % len(self.players)
 
-    def with_player(self, seat: int, **changes: object) -> State:
+    # The seats the phases take for granted: a phase that asks for one while it is None has
+    # broken the engine itself, never the rules, so that is an AssertionError.
+
+    @property
+    def godfather_seat(self) -> int:
+        """The Godfather's seat: there is one from the end of Setup on."""
+        assert self.godfather is not None, f"no Godfather in the {self.phase} phase"
+        return self.godfather
+
+    @property
+    def offer_seat(self) -> int:
+        """The player the Godfather is making an offer to (Offer phase)."""
+        assert self.offer_target is not None, f"no offer in the {self.phase} phase"
+        return self.offer_target
+
+    @property
+    def turn_seat(self) -> int:
+        """Whose Resolution turn it is (Resolution phase)."""
+        assert self.turn is not None, f"no Resolution turn in the {self.phase} phase"
+        return self.turn
+
+    def with_player(self, seat: int, **changes: Any) -> State:
+        """The state with ``replace(players[seat], **changes)``: the one way a phase changes
+        a family. (``Any``: the dataclass checks the field names when it is replaced.)"""
         players = list(self.players)
         players[seat] = replace(players[seat], **changes)
         return replace(self, players=tuple(players))

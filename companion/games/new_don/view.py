@@ -40,41 +40,85 @@ def favors_public(state: State) -> bool:
 def player_view(state: State, viewer: str | None) -> dict[str, Any]:
     """The game as ``viewer`` may see it (``None``: the shared table screen), as plain JSON."""
     me = state.seat(viewer) if viewer is not None else None
-    track = state.board.muscle_track
-    players = []
-    for i, p in enumerate(state.players):
-        mine = i == me
-        shown = mine or dice_public(state, i)
-        entry: dict[str, Any] = {
-            "name": p.name,
-            "colour": p.colour,
-            "house": p.house,
-            "muscle": track.label(p.muscle),
-            "muscle_position": p.muscle,
-            "favor_tokens": {
-                str(spot): n
-                for spot, n in zip(state.board.favor_spots, p.favor_tokens, strict=True)
-                if n
-            },
-            "soldiers": state.soldiers(i),
-            "neighborhoods": state.held_by(i),
-            "rolled": p.rolled,
-            "favor_revealed": p.favor is not None,
-            "favor": p.favor if (mine or favors_public(state)) else None,
-            "vegas_taken": list(p.vegas_taken),
-            "collected": list(p.collected),
-            "gave": p.gave,
-            "absent": list(p.absent),
+    view: dict[str, Any] = {
+        "viewer": viewer,
+        "board": state.board.id,
+        "round": state.round,
+        "phase": state.phase.value,
+        "moves": state.moves,
+        "godfather": _name_or_none(state, state.godfather),
+        "players": [_player(state, i, mine=i == me) for i in range(len(state.players))],
+        "neighborhoods": {
+            n.id: _name_or_none(state, s)
+            for n, s in zip(state.board.neighborhoods, state.neighborhoods, strict=True)
+        },
+        "vegas": [
+            {"number": num, "holder": _name_or_none(state, s)}
+            for num, s in zip(state.board.vegas_spots, state.vegas, strict=True)
+        ],
+        "vegas_faces": list(state.vegas_faces),
+        "rolloff": {state.name(s): f for s, f in state.rolloff},
+        "offer": None,
+        "turn": _name_or_none(state, state.turn),
+        "waiting": _waiting(state, viewer),
+        "options": options_to_dict(state.rules),
+    }
+    if state.phase is Phase.OFFER:
+        view["offer"] = {
+            "target": state.name(state.offer_seat),
+            "step": state.offer_step.value if state.offer_step else None,
+            "number": state.offer_number,
         }
-        if shown:
-            entry["dice"] = [
-                {"face": d.face, "sets_only": d.sets_only, "imaginary": d.imaginary}
-                for d in sorted(p.dice)
-            ]
-        if mine:
-            entry["locked"] = list(p.locked)
-            entry["to_roll"] = p.to_roll
-        players.append(entry)
+    if state.phase is Phase.GAME_OVER:
+        view["end"] = game_end_reason(state)
+        view["scores"] = score(state).to_dict()
+    return view
+
+
+def _name_or_none(state: State, seat: int | None) -> str | None:
+    return state.name(seat) if seat is not None else None
+
+
+def _player(state: State, seat: int, mine: bool) -> dict[str, Any]:
+    """One family as a viewer sees it: their own dice, locks and roll are theirs alone; the
+    dice of others only once their Resolution turn has shown them; a favor only once all are
+    down."""
+    p = state.players[seat]
+    entry: dict[str, Any] = {
+        "name": p.name,
+        "colour": p.colour,
+        "house": p.house,
+        "muscle": state.board.muscle_track.label(p.muscle),
+        "muscle_position": p.muscle,
+        "favor_tokens": {
+            str(spot): n
+            for spot, n in zip(state.board.favor_spots, p.favor_tokens, strict=True)
+            if n
+        },
+        "soldiers": state.soldiers(seat),
+        "neighborhoods": state.held_by(seat),
+        "rolled": p.rolled,
+        "favor_revealed": p.favor is not None,
+        "favor": p.favor if (mine or favors_public(state)) else None,
+        "vegas_taken": list(p.vegas_taken),
+        "collected": list(p.collected),
+        "gave": p.gave,
+        "absent": list(p.absent),
+    }
+    if mine or dice_public(state, seat):
+        entry["dice"] = [
+            {"face": d.face, "sets_only": d.sets_only, "imaginary": d.imaginary}
+            for d in sorted(p.dice)
+        ]
+    if mine:
+        entry["locked"] = list(p.locked)
+        entry["to_roll"] = p.to_roll
+    return entry
+
+
+def _waiting(state: State, viewer: str | None) -> list[dict[str, Any]]:
+    """Who the game waits on; how many dice a roll takes is the roller's secret, except for
+    the rolls everyone watches (the roll-off, Vegas, and rerolls during Resolution)."""
     waiting = []
     for w in waiting_for(state):
         item: dict[str, Any] = {"player": w.player, "does": w.does}
@@ -85,39 +129,7 @@ def player_view(state: State, viewer: str | None) -> dict[str, Any]:
         ):
             item["dice"] = w.dice.count
         waiting.append(item)
-    view: dict[str, Any] = {
-        "viewer": viewer,
-        "board": state.board.id,
-        "round": state.round,
-        "phase": state.phase.value,
-        "moves": state.moves,
-        "godfather": state.name(state.godfather) if state.godfather is not None else None,
-        "players": players,
-        "neighborhoods": {
-            n.id: (state.name(s) if s is not None else None)
-            for n, s in zip(state.board.neighborhoods, state.neighborhoods, strict=True)
-        },
-        "vegas": [
-            {"number": num, "holder": state.name(s) if s is not None else None}
-            for num, s in zip(state.board.vegas_spots, state.vegas, strict=True)
-        ],
-        "vegas_faces": list(state.vegas_faces),
-        "rolloff": {state.name(s): f for s, f in state.rolloff},
-        "offer": None,
-        "turn": state.name(state.turn) if state.turn is not None else None,
-        "waiting": waiting,
-        "options": options_to_dict(state.rules),
-    }
-    if state.phase is Phase.OFFER:
-        view["offer"] = {
-            "target": state.name(state.offer_target),
-            "step": state.offer_step.value if state.offer_step else None,
-            "number": state.offer_number,
-        }
-    if state.phase is Phase.GAME_OVER:
-        view["end"] = game_end_reason(state)
-        view["scores"] = score(state).to_dict()
-    return view
+    return waiting
 
 
 HIDDEN = "hidden"

@@ -9,7 +9,7 @@ from companion.games.new_don.state import Phase, State
 
 
 def end_turn(state: State) -> State:
-    nxt = state.left_of(state.turn)
+    nxt = state.left_of(state.turn_seat)
     if nxt != state.godfather:
         return replace(state, turn=nxt)
     return clean_up(state)
@@ -29,9 +29,9 @@ def clean_up(state: State) -> State:
         godfather = on_track[-1]
         muscle[godfather] = track.godfather_position  # the red 3
     elif state.rules.empty_track_godfather == "seat_left":
-        godfather = state.left_of(state.godfather)
+        godfather = state.left_of(state.godfather_seat)
     else:
-        godfather = state.godfather
+        godfather = state.godfather_seat
     players = tuple(
         replace(
             p,

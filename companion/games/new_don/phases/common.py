@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TypeVar
 
 from companion.games.new_don.dice import take
 from companion.games.new_don.state import Phase, PlayerState, State
@@ -16,6 +17,8 @@ PHASE_RULE = {
     Phase.RESOLUTION: "Resolution",
     Phase.GAME_OVER: "Game End",
 }
+
+T = TypeVar("T")
 
 
 # --- small helpers -------------------------------------------------------------------------
@@ -82,5 +85,5 @@ def need_soldier(state: State, seat: int, rule: str) -> None:
         raise RuleViolation(rule, f"{p.name}'s House is empty: there is no soldier to place")
 
 
-def replace_at(t: tuple, i: int, value: object) -> tuple:
+def replace_at(t: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     return t[:i] + (value,) + t[i + 1 :]

@@ -31,24 +31,7 @@ def use_favor(state: State, seat: int, a: UseFavor) -> State:
         raise RuleViolation(
             "Resolution D.i", f"{p.name} has no soldier on Favor spot {a.spot} to use"
         )
-    printed = state.board.ability(a.spot)
-    if printed is Ability.ANY:
-        try:
-            ability = Ability(a.ability)
-        except ValueError:
-            raise MalformedAction(
-                f"spot {a.spot} performs any action: say which with ability = one of "
-                + ", ".join(x.value for x in Ability if x is not Ability.ANY)
-            ) from None
-        if ability is Ability.ANY:
-            raise MalformedAction("choose a concrete ability for the 'any' spot")
-    else:
-        if a.ability is not None and a.ability != printed.value:
-            raise RuleViolation(
-                "Resolution D", f"Favor spot {a.spot} is {ABILITY_TEXT[printed]}, not {a.ability}"
-            )
-        ability = printed
-    state = _FAVOR_EFFECTS[ability](state, seat, a)
+    state = _FAVOR_EFFECTS[_ability(state, a)](state, seat, a)
     # The soldier goes home: Resolution D.i.
     q = state.players[seat]
     spot = state.board.favor_spots.index(a.spot)
@@ -57,6 +40,26 @@ def use_favor(state: State, seat: int, a: UseFavor) -> State:
         house=q.house + 1,
         favor_tokens=replace_at(q.favor_tokens, spot, q.favor_tokens[spot] - 1),
     )
+
+
+def _ability(state: State, a: UseFavor) -> Ability:
+    """The ability printed on the spot, or on the "any" spot the one the player names."""
+    printed = state.board.ability(a.spot)
+    if printed is not Ability.ANY:
+        if a.ability is not None and a.ability != printed.value:
+            raise RuleViolation(
+                "Resolution D", f"Favor spot {a.spot} is {ABILITY_TEXT[printed]}, not {a.ability}"
+            )
+        return printed
+    if a.ability == Ability.ANY:
+        raise MalformedAction("choose a concrete ability for the 'any' spot")
+    named = next((x for x in Ability if x.value == a.ability), None)
+    if named is None:
+        raise MalformedAction(
+            f"spot {a.spot} performs any action: say which with ability = one of "
+            + ", ".join(x.value for x in Ability if x is not Ability.ANY)
+        )
+    return named
 
 
 def _args(a: UseFavor, allowed: set[str], ability: Ability) -> None:
@@ -80,55 +83,61 @@ def _favor_reroll(state: State, seat: int, a: UseFavor) -> State:
 def _change_die(state: State, seat: int, a: UseFavor, ability: Ability) -> State:
     _args(a, {"die", "to"}, ability)
     rule = f"Appendix: {ABILITY_TEXT[ability]}"
-    if not isinstance(a.to, int) or isinstance(a.to, bool):
+    die, to = a.die, a.to
+    assert die is not None  # _args: it is given
+    if not isinstance(to, int) or isinstance(to, bool):
         raise MalformedAction(f"{ABILITY_TEXT[ability]}: to must be a die face")
-    check_face(a.die, "die")
-    check_face(a.to, "to")
-    if ability is Ability.PLUS_MINUS_ONE and abs(a.to - a.die) != 1:
-        options = " or ".join(str(v) for v in (a.die - 1, a.die + 1) if 1 <= v <= 6)
+    check_face(die, "die")
+    check_face(to, "to")
+    if ability is Ability.PLUS_MINUS_ONE and abs(to - die) != 1:
+        options = " or ".join(str(v) for v in (die - 1, die + 1) if 1 <= v <= 6)
         raise RuleViolation(
-            rule, f"+/-1 turns a {a.die} into {options} (1 is low, 6 is high), not {a.to}"
+            rule, f"+/-1 turns a {die} into {options} (1 is low, 6 is high), not {to}"
         )
-    if a.to == a.die:
-        raise RuleViolation(rule, f"the die already shows {a.die}")
+    if to == die:
+        raise RuleViolation(rule, f"the die already shows {die}")
     p = state.players[seat]
     # The changed die keeps its restriction, if it had one.
-    old = sorted((d for d in p.dice if d.face == a.die), key=lambda d: (not d.sets_only,))
+    old = sorted((d for d in p.dice if d.face == die), key=lambda d: (not d.sets_only,))
     if not old:
-        raise RuleViolation(rule, f"{p.name} has no {a.die}; the dice left are {pool_text(p)}")
+        raise RuleViolation(rule, f"{p.name} has no {die}; the dice left are {pool_text(p)}")
     dice = list(p.dice)
     dice.remove(old[0])
-    dice.append(replace(old[0], face=a.to))
+    dice.append(replace(old[0], face=to))
     return state.with_player(seat, dice=tuple(dice))
 
 
 def _favor_extra(state: State, seat: int, a: UseFavor) -> State:
     _args(a, {"die"}, Ability.EXTRA_DIE)
-    check_face(a.die, "die")
+    die = a.die
+    assert die is not None  # _args: it is given
+    check_face(die, "die")
     p = state.players[seat]
-    same = [d for d in p.dice if d.face == a.die]
+    same = [d for d in p.dice if d.face == die]
     if not same:
         raise RuleViolation(
             "Appendix: Treat 1 die as 2 dice",
             f"the extra die must match one of {p.name}'s dice; they show {pool_text(p)}",
         )
-    extra = Die(a.die, sets_only=all(d.sets_only for d in same), imaginary=True)
+    extra = Die(die, sets_only=all(d.sets_only for d in same), imaginary=True)
     return state.with_player(seat, dice=p.dice + (extra,))
 
 
 def _favor_move(state: State, seat: int, a: UseFavor) -> State:
     _args(a, {"from", "to"}, Ability.MOVE)
     rule = "Appendix: Move to an empty adjacent neighborhood"
-    if not isinstance(a.to, str):
+    start, to = a.from_, a.to
+    assert start is not None  # _args: it is given
+    if not isinstance(to, str):
         raise MalformedAction("the Move favor takes from and to as neighborhood ids")
-    i, j = neighborhood_index(state, a.from_), neighborhood_index(state, a.to)
+    i, j = neighborhood_index(state, start), neighborhood_index(state, to)
     board = state.board
     if state.neighborhoods[i] != seat:
         raise RuleViolation(
             rule, f"{state.name(seat)} has no soldier on {board.neighborhoods[i].name}"
         )
-    if not board.adjacent(a.from_, a.to):
-        near = ", ".join(board.neighbours(a.from_)) or "none"
+    if not board.adjacent(start, to):
+        near = ", ".join(board.neighbours(start)) or "none"
         raise RuleViolation(
             rule,
             f"{board.neighborhoods[j].name} is not next to {board.neighborhoods[i].name} "

@@ -15,27 +15,26 @@ def _offer_target(state: State, seat: int, target_name: str, rule: str) -> int:
     require_phase(state, Phase.OFFER, "the Godfather makes offers")
     if seat != state.godfather:
         raise RuleViolation(
-            rule, f"only the Godfather, {state.name(state.godfather)}, makes offers"
+            rule, f"only the Godfather, {state.name(state.godfather_seat)}, makes offers"
         )
     target = state.seat(target_name)
     if state.offer_step is not OfferStep.GODFATHER:
         raise RuleViolation(
             rule,
-            f"the offer to {state.name(state.offer_target)} is settled; "
-            f"{state.name(state.offer_target)} decides first",
+            f"the offer to {state.name(state.offer_seat)} is settled; "
+            f"{state.name(state.offer_seat)} decides first",
         )
     if target != state.offer_target:
         raise RuleViolation(
             "Offer",
             "offers go clockwise from the Godfather's left: it is "
-            f"{state.name(state.offer_target)}'s turn, not {target_name}'s",
+            f"{state.name(state.offer_seat)}'s turn, not {target_name}'s",
         )
     return target
 
 
 def _hand_over(state: State, giver: int, face: int) -> State:
-    g = state.godfather
-    assert g is not None
+    g = state.godfather_seat
     rest = take(state.players[giver].dice, (face,), True)
     assert rest is not None
     state = state.with_player(giver, dice=rest, gave=face)
@@ -64,6 +63,7 @@ def request(state: State, seat: int, a: Request) -> State:
         )
     if take(t.dice, (a.number,), True) is None:
         # Offer B.b: proof of absence; the engine knows the dice, so it is checked, not trusted.
+        assert t.favor is not None  # every favor is down before the first offer
         state = state.with_player(target, absent=t.absent + (a.number,))
         state = place_on_favor(state, target, t.favor)
         return replace(state, offer_step=OfferStep.REROLL, offer_number=a.number)
@@ -79,8 +79,7 @@ def choose_favor_spot(state: State, seat: int, a: ChooseFavorSpot) -> State:
     if state.offer_step is not OfferStep.SPOT or seat != state.offer_target:
         raise RuleViolation("Offer B.a", f"{state.name(seat)} has no Favor spot to choose now")
     t = state.players[seat]
-    options = (state.offer_number, t.favor)
-    if a.spot not in options:
+    if a.spot not in favor_spot_choices(state):
         raise RuleViolation(
             "Offer B.a",
             f"{t.name} gave a {state.offer_number} after revealing a {t.favor}: the soldier goes "
@@ -88,6 +87,14 @@ def choose_favor_spot(state: State, seat: int, a: ChooseFavorSpot) -> State:
         )
     state = place_on_favor(state, seat, a.spot)
     return replace(state, offer_step=OfferStep.REROLL)
+
+
+def favor_spot_choices(state: State) -> list[int]:
+    """Offer B.a: the spots open to the soldier of a player who handed a die over: the
+    number given, or the favor they revealed."""
+    number, favor = state.offer_number, state.players[state.offer_seat].favor
+    assert number is not None and favor is not None  # a number was asked after every favor
+    return sorted({number, favor})
 
 
 def reroll(state: State, seat: int, a: Reroll) -> State:
@@ -103,7 +110,7 @@ def reroll(state: State, seat: int, a: Reroll) -> State:
 
 
 def next_offer(state: State) -> State:
-    nxt = state.left_of(state.offer_target)
+    nxt = state.left_of(state.offer_seat)
     if nxt == state.godfather:
         return replace(
             state,

@@ -22,7 +22,7 @@ def my_turn(state: State, seat: int, rule: str) -> PlayerState:
     if state.turn != seat:
         raise RuleViolation(
             rule,
-            f"it is {state.name(state.turn)}'s turn to resolve, not {state.name(seat)}'s",
+            f"it is {state.name(state.turn_seat)}'s turn to resolve, not {state.name(seat)}'s",
         )
     p = state.players[seat]
     if p.to_roll:
@@ -209,9 +209,10 @@ def bet(state: State, seat: int, a: Bet) -> State:
         )
     free = [i for i in spots if state.vegas[i] is None]
     if not free:
+        holder = state.vegas[spots[0]]
+        assert holder is not None  # no spot with that number is free
         raise RuleViolation(
-            "Resolution C.ii",
-            f"Vegas spot {a.spot} is taken by {state.name(state.vegas[spots[0]])}",
+            "Resolution C.ii", f"Vegas spot {a.spot} is taken by {state.name(holder)}"
         )
     need_soldier(state, seat, "Resolution C.ii")
     leftover_check(state, seat, (a.die,), "Resolution C")

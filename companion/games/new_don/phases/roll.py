@@ -77,5 +77,5 @@ def _maybe_start_offers(state: State) -> State:
     )
     if waiting:
         return state
-    first = state.left_of(state.godfather)
+    first = state.left_of(state.godfather_seat)
     return replace(state, phase=Phase.OFFER, offer_target=first, offer_step=OfferStep.GODFATHER)

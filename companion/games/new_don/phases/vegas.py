@@ -18,7 +18,7 @@ def vegas_roll(state: State, seat: int, a: VegasRoll) -> State:
     if seat != state.godfather:
         raise RuleViolation(
             "Vegas",
-            f"the Godfather, {state.name(state.godfather)}, rolls the Vegas dice",
+            f"the Godfather, {state.name(state.godfather_seat)}, rolls the Vegas dice",
         )
     if state.vegas_faces:
         raise RuleViolation(

@@ -8,10 +8,11 @@ import time
 import pytest
 
 from companion.dice.service import DiceService
+from companion.dice.sources import SourceSpec
+from companion.dice.table import DiceBridge
 from companion.games.new_don import legal_actions, waiting_for
 from companion.simulate import random_setup
 from companion.table import Refused, TableService
-from companion.table.dice_bridge import DiceBridge
 
 DICE_WAITS = {"roll", "vegas_roll", "godfather_roll"}
 
@@ -21,9 +22,10 @@ def test_simulated_dice_play_every_roll_of_a_game_through_the_table_service(tmp_
     setup = random_setup(4)
     game = service.create_game(setup)
     bridge = DiceBridge(service, game.id)
+    simulated = SourceSpec("simulated", {"sets": game.rules.dice_sets(game.state),
+                                         "roll_time": 0.0})
     dice = DiceService(tmp_path / "dice", table="test", on_action=bridge.offer,
-                       simulate=game.rules.dice_sets(game.state), roll_time=0.0, tick=0.01,
-                       early_grace=0.0)
+                       sources=[simulated], tick=0.01, early_grace=0.0)
     bridge.start(dice)
     rng = random.Random(4)
     deadline = time.monotonic() + 120
@@ -58,7 +60,7 @@ def test_simulated_dice_play_every_roll_of_a_game_through_the_table_service(tmp_
 
 def test_the_table_dice_follow_the_game_being_played(tmp_path):
     from companion.dice.phone import PhoneEntryError
-    from companion.table.dice_bridge import TableDice
+    from companion.dice.table import TableDice
 
     service = TableService(tmp_path / "games")
     first = service.create_game(random_setup(3))
@@ -82,28 +84,41 @@ def test_the_table_dice_follow_the_game_being_played(tmp_path):
     service.close()
 
 
-def test_a_camera_or_serial_source_feeds_the_game_being_played(tmp_path):
-    """Readings pumped in by add_feed reach the followed game: here a camera behind Maria's
-    screen (its owner is in its source name, as vision.source.CameraDiceSource names it)."""
+def test_a_source_added_to_the_table_feeds_the_game_being_played(tmp_path):
+    """A source added to the table's dice (here one pumping a camera's readings behind Maria's
+    screen: its owner is in its source name, as vision.source.CameraDiceSource names it)
+    reaches the followed game, and stays with the table when it moves to the next game."""
     import queue
 
     from companion.dice.reading import DieReading, DieState
-    from companion.table.dice_bridge import TableDice
+    from companion.dice.source import Need, PumpedSource
+    from companion.dice.table import TableDice
 
     service = TableService(tmp_path / "games")
     game = service.create_game(random_setup(3))
     dice = TableDice(service, tmp_path / "dice", mode="phone", tick=0.01, early_grace=0.0)
     frames: queue.Queue = queue.Queue()
+
+    def wait_for_action(game_id):
+        deadline = time.monotonic() + 10
+        while not service.game(game_id).effective and time.monotonic() < deadline:
+            time.sleep(0.01)
+        [(_, action)] = service.game(game_id).effective
+        return action.to_dict()
+
     try:
         dice.follow(game.id)
-        dice.add_feed("cam0", iter(frames.get, None))
-        frames.put(DieReading("camera:cam0:Maria", "cam0/0", DieState.SETTLED, face=5,
+        dice.add_source(PumpedSource("cam0", lambda: iter(frames.get, None), needs=Need.CAMERA))
+        frames.put(DieReading("camera:cam0:Maria", "cam0/0", DieState.SETTLED, face=5, roll=1,
                               confidence=0.97))
-        deadline = time.monotonic() + 10
-        while not service.game(game.id).effective and time.monotonic() < deadline:
-            time.sleep(0.01)
-        [(_, action)] = service.game(game.id).effective
-        assert action.to_dict() == {"type": "godfather_roll", "player": "Maria", "face": 5}
+        assert wait_for_action(game.id) == {"type": "godfather_roll", "player": "Maria",
+                                            "face": 5}
+        second = service.create_game(random_setup(3))
+        dice.follow(second.id)
+        frames.put(DieReading("camera:cam0:Maria", "cam0/0", DieState.SETTLED, face=2, roll=2))
+        assert wait_for_action(second.id) == {"type": "godfather_roll", "player": "Maria",
+                                              "face": 2}
+        assert len(service.game(game.id).effective) == 1  # the first game heard no more
     finally:
         frames.put(None)
         dice.stop()

@@ -1,0 +1,71 @@
+/* Talking to the companion's API: `api` for any request, `send` for every change.
+ *
+ * Every change a page makes goes through `send`, so every one is refused the same way: the
+ * refusal's reason (and the rule it breaks) as a toast, and a fresh picture when the game
+ * moved on under it (409).
+ */
+import { toast } from "./dom.js";
+
+/* One request; never throws. `{ok, status, data}`, status 0 when the companion is out of
+ * reach. */
+export async function api(method, path, body, csrf) {
+  const headers = { "Content-Type": "application/json" };
+  if (csrf) headers["X-CSRF-Token"] = csrf;
+  let res;
+  try {
+    res = await fetch(path, {
+      method, headers, credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    return { ok: false, status: 0, data: { reason: "the companion cannot be reached; check the Wi-Fi" } };
+  }
+  let data;
+  try { data = await res.json(); } catch { data = {}; }
+  return { ok: res.ok, status: res.status, data };
+}
+
+/* A refusal in words: its reason, and the rule it breaks. */
+export function refusal(data) {
+  return (data.reason || "refused") + (data.rule ? ` (${data.rule})` : "");
+}
+
+/* A key that makes a double tap apply once (the server keeps keys per player). */
+function newKey() {
+  return crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2) + Date.now();
+}
+
+let sending = false;
+
+/* POST a change; the reply's data, or null when it was refused, cancelled or already sending.
+ *
+ *   csrf     the page's CSRF token (every change needs one)
+ *   confirm  a question to ask first; "Cancel" sends nothing
+ *   asHost   act with this browser's host key instead of a player's seat
+ *   live     the page's Live picture: the change carries a fresh double-tap key and is made
+ *            against the picture on screen (expected_seq, unless anySeq: a roll names the
+ *            request it answers instead); a stale refusal (409) fetches the picture again,
+ *            and the reply's picture is shown at once, before its event arrives
+ *
+ * One change at a time: a second tap while the first is on its way would be made against the
+ * same picture (and on the home page, would create a second game).
+ */
+export async function send(path, body, { csrf, confirm, asHost = false, live = null, anySeq = false } = {}) {
+  if (sending) return null;
+  if (confirm && !window.confirm(confirm)) return null;
+  const fields = { ...body };
+  if (asHost) fields.as = "host";
+  if (live) {
+    fields.key = newKey();
+    if (!anySeq) fields.expected_seq = live.pic.seq;
+  }
+  sending = true;
+  const res = await api("POST", path, fields, csrf).finally(() => { sending = false; });
+  if (!res.ok) {
+    toast(refusal(res.data));
+    if (live && res.status === 409) live.resync();
+    return null;
+  }
+  if (live) live.show(res.data);
+  return res.data;
+}

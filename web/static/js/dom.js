@@ -1,0 +1,58 @@
+/* Building the page: elements from data, never from HTML strings.
+ *
+ * Text from players (names) and from the server is always set with textContent, so a name
+ * cannot become markup.
+ */
+
+/* An element: h("button", { class: "choice", onclick: go }, "Claim 4B").
+ * Attributes that are null, undefined or false are left out; `text` sets textContent,
+ * `on<event>` adds a listener, `dataset` fills data-* attributes. */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+const SVGNS = "http://www.w3.org/2000/svg";
+
+/* An SVG element, the same way (attributes set as given; `text` sets textContent). */
+export function s(tag, attrs, ...children) {
+  const el = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined) continue;
+    if (k === "text") el.textContent = v;
+    else el.setAttribute(k, v);
+  }
+  for (const c of children.flat()) if (c) el.append(c);
+  return el;
+}
+
+/* Replace the children of #id (if the page has it); returns the element or null. */
+export function fill(id, ...children) {
+  const el = document.getElementById(id);
+  if (el) el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined));
+  return el;
+}
+
+let toastTimer = null;
+
+/* A short message at the bottom of the screen: a refusal stays 7 s, good news 2.5 s. */
+export function toast(text, ok) {
+  const el = document.getElementById("toast");
+  if (!el) return;
+  el.textContent = text;
+  el.className = "toast show" + (ok ? " ok" : "");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.className = "toast"; }, ok ? 2500 : 7000);
+}

@@ -1,0 +1,64 @@
+/* Home: the owner creates a game (which game, the players clockwise with their colours, the
+ * game's setup choices and house rules). */
+import { api, send } from "../api.js";
+import { fill, h } from "../dom.js";
+
+/* One select per choice (a game's setup choices, or its house rules), its values as JSON. */
+function selects(choices, key) {
+  return Object.entries(choices).map(([name, o]) => h("div", {},
+    h("label", { for: `${key}-${name}`, text: `${name.replaceAll("_", " ")}: ${o.text}` }),
+    h("select", { id: `${key}-${name}`, dataset: { [key]: name } },
+      o.values.map((v) => h("option", { value: JSON.stringify(v), selected: v === o.default,
+        text: (v === null ? "as the rules say" : String(v)) + (v === o.default ? " (default)" : "") })))));
+}
+
+/* The players typed in, in seat order: a name, or {name, colour}. */
+function players(form) {
+  const out = [];
+  for (const row of form.querySelectorAll(".seat-row")) {
+    const name = row.querySelector("input").value.trim();
+    const colour = row.querySelector("select").value;
+    if (name && !row.hidden) out.push(colour ? { name, colour } : name);
+  }
+  return out;
+}
+
+/* The new game's setup line: house rules only where they differ from the default, setup
+ * choices only where one was made. */
+function newGame(form, game) {
+  const body = { game: game.id, players: players(form), options: {} };
+  for (const sel of form.querySelectorAll("select[data-option]")) {
+    const value = JSON.parse(sel.value);
+    if (value !== game.options[sel.dataset.option].default) body.options[sel.dataset.option] = value;
+  }
+  for (const sel of form.querySelectorAll("select[data-setup]")) {
+    const value = JSON.parse(sel.value);
+    if (value !== null) body[sel.dataset.setup] = value;
+  }
+  return body;
+}
+
+export async function start(page) {
+  const form = document.getElementById("create");
+  if (!form) return;  // not the owner: the page says how to become one
+  const rules = (await api("GET", "/api/rules")).data;
+  const picker = document.getElementById("game");
+  fill("game", rules.games.map((g) => h("option", { value: g.id, selected: g.id === rules.default, text: g.name })));
+  const chosen = () => rules.games.find((g) => g.id === picker.value);
+
+  function showGame() {
+    const g = chosen();
+    fill("players-hint", `Players clockwise, ${g.players[0]} to ${g.players[1]}. You will get a QR code for each phone.`);
+    form.querySelectorAll(".seat-row").forEach((row, i) => { row.hidden = i >= g.players[1]; });
+    fill("setup-choices", selects(g.setup, "setup"));
+    fill("options", selects(g.options, "option"));
+  }
+  picker.addEventListener("change", showGame);
+  showGame();
+
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const made = await send("/api/games", newGame(form, chosen()), { csrf: page.csrf });
+    if (made) window.location.href = `/host/${made.game_id}`;
+  });
+}
