@@ -24,6 +24,7 @@ from companion.club.store import ClubStore
 from companion.club.sync import ClubSync
 from companion.gamefiles import GameFiles
 from companion.games import game as game_of
+from companion.games import games
 from companion.simulate import random_setup
 from companion.table import TableService
 from companion.table.service import load_game
@@ -31,9 +32,10 @@ from companion.table.storage import StoredEvent
 from web.club import create_club_app
 from web.server import start_in_thread
 
+EVERY_GAME = [(g.id, n) for g in games() for n in sorted(set(g.players))]
 
-@pytest.mark.parametrize("game_id, players", [("new-don", 3), ("new-don", 6),
-                                              ("cash-n-guns", 4), ("cash-n-guns", 8)])
+
+@pytest.mark.parametrize("game_id, players", EVERY_GAME)
 def test_what_the_club_shows_does_not_change_when_every_secret_is_drawn_anew(game_id,
                                                                              players):
     rules = game_of(game_id)
@@ -42,7 +44,7 @@ def test_what_the_club_shows_does_not_change_when_every_secret_is_drawn_anew(gam
     events = [StoredEvent("g", 0, "setup", "host", setup.to_dict(), None, "t")]
     checked = 0
     state = rules.new_game(setup, GameFiles(rules))
-    while not rules.is_over(state):
+    while not rules.is_over(state) and len(events) < 600:
         action = rules.random_action(state, rng)
         state = rules.apply(state, action)
         events.append(StoredEvent("g", len(events), "action", "host", action.to_dict(), None,
@@ -55,7 +57,7 @@ def test_what_the_club_shows_does_not_change_when_every_secret_is_drawn_anew(gam
                 assert shown(scrambled) == seen, f"move {len(events) - 1} leaks a secret"
             assert seen.scores is None and seen.can_go_on
             checked += 1
-    assert checked > 5
+    assert checked >= 5
 
 
 def test_the_pages_read_only_the_public_summaries(club: Club, table_dir):
