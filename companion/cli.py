@@ -16,6 +16,9 @@ from pathlib import Path
 
 from companion.gamefiles import GameFiles
 from companion.games import DEFAULT, PLANNED, game, games
+from companion.games.godfather_1971 import GODFATHER_1971, check_tracing
+from companion.games.godfather_1971.board import board_report, neighborhood_report, value_card
+from companion.games.godfather_1971.data import DataError, neighborhood_file
 from companion.games.new_don import NEW_DON, BoardError, check_board
 from companion.games.new_don.boards import SHIPPED, load_board
 from companion.paths import default_data_dir
@@ -40,12 +43,28 @@ def _fail(message: str, code: int = 1) -> int:
     return code
 
 
+BOARD_GAMES = (NEW_DON.id, GODFATHER_1971.id)  # the games with board files to trace
+
+
+def _board_game(game_id: str) -> str | None:
+    """Why ``companion board`` cannot serve this game, or None if it can."""
+    if game_id in BOARD_GAMES:
+        return None
+    return (f"{game(game_id).name} has no board files; board check and show are for "
+            + " and ".join(BOARD_GAMES))
+
+
 def cmd_board_check(args: argparse.Namespace) -> int:
+    refused = _board_game(args.game)
+    if refused:
+        return _fail(refused)
     path = Path(args.file)
     try:
         text = path.read_text("utf-8")
-    except OSError as exc:
-        return _fail(f"cannot read {path}: {exc.strerror}")
+    except (OSError, UnicodeDecodeError) as exc:
+        return _fail(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+    if args.game == GODFATHER_1971.id:
+        return _check_neighborhood(path, text)
     board, problems = check_board(text)
     for p in problems:
         print(p.format(str(path)))
@@ -66,7 +85,52 @@ def cmd_board_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_neighborhood(path: Path, text: str) -> int:
+    """A tracing of one neighborhood of The Godfather Game (1971): every problem with its line
+    and fix, then what was read, to compare with the printed board."""
+    described, problems = check_tracing(text)
+    for p in problems:
+        print(p.format(str(path)))
+    errors = sum(1 for p in problems if not p.warning)
+    if described is None:
+        print(f"\n{path}: {errors} error(s). See docs/godfather-1971.md, \"Trace your own "
+              "board\", for the format.")
+        return 1
+    print(described)
+    warnings = len(problems)
+    print(f"{path}: OK" + (f", {warnings} warning(s)" if warnings else "") + ". Compare the "
+          "positions and neighbours above with your board.")
+    return 0
+
+
+def _show_neighborhood(which: str | None) -> int:
+    files = GameFiles(GODFATHER_1971, Path.cwd())
+    if which is None:
+        print(board_report(files))
+        return 0
+    card = value_card(files)
+    try:
+        if which in card.order:
+            text = files.shipped(neighborhood_file(which))
+        else:
+            text = Path(which).read_text("utf-8")
+        print(neighborhood_report(text, card))
+    except FileNotFoundError:
+        return _fail(f"{which!r} is neither a neighborhood ({', '.join(card.order)}) nor a file")
+    except (OSError, UnicodeDecodeError) as exc:
+        return _fail(f"cannot read {which}: {getattr(exc, 'strerror', None) or exc}")
+    except DataError as exc:
+        return _fail(f"{which} has errors (companion board check --game godfather-1971 "
+                     f"{which} lists them):\n{exc}")
+    return 0
+
+
 def cmd_board_show(args: argparse.Namespace) -> int:
+    refused = _board_game(args.game)
+    if refused:
+        return _fail(refused)
+    if args.game == GODFATHER_1971.id:
+        return _show_neighborhood(args.board)
     try:
         board = load_board(args.board, 4, GameFiles(NEW_DON, Path.cwd()))
     except (OSError, BoardError) as exc:
@@ -316,11 +380,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     board = sub.add_parser("board", help="check or show a board file")
     bsub = board.add_subparsers(dest="board_command", metavar="ACTION", required=True)
-    p = bsub.add_parser("check", help="validate a board file traced from a printed board")
+    p = bsub.add_parser("check", help="validate a board file traced from a printed board "
+                        "(godfather-1971: one neighborhood's file)")
+    game_option(p)
     p.add_argument("file")
     p.set_defaults(func=cmd_board_check)
     p = bsub.add_parser("show", help="describe a shipped board or a board file")
-    p.add_argument("board", nargs="?", help=f"{' or '.join(SHIPPED)} or a file (default 3-4)")
+    game_option(p)
+    p.add_argument("board", nargs="?", metavar="BOARD",
+                   help=f"new-don: {' or '.join(SHIPPED)} or a file (default 3-4); "
+                   "godfather-1971: a neighborhood id or file (default: the whole board)")
     p.set_defaults(func=cmd_board_show)
 
     p = sub.add_parser("replay", help="replay a game record and score it")

@@ -7,14 +7,22 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.games.godfather_1971.actions import GAME_ID, Action, Roll, Setup, action_from_dict
+from companion.games.godfather_1971.actions import (
+    GAME_ID,
+    Action,
+    Draw,
+    Roll,
+    Setup,
+    Shuffle,
+    action_from_dict,
+)
 from companion.games.godfather_1971.apply import PLAYERS, apply, new_game
 from companion.games.godfather_1971.board import load_board
 from companion.games.godfather_1971.data import DataError
 from companion.games.godfather_1971.display import choices, table_data
 from companion.games.godfather_1971.legal import DICE, legal_actions, waiting_for
 from companion.games.godfather_1971.narrate import narrate
-from companion.games.godfather_1971.playout import random_action
+from companion.games.godfather_1971.playout import chance_action, random_action
 from companion.games.godfather_1971.report import progress, summary
 from companion.games.godfather_1971.rules import HouseRules
 from companion.games.godfather_1971.scoring import score, score_position, score_table
@@ -76,8 +84,21 @@ class Godfather1971:
     def roll_action(self, waiting: Waiting, faces: tuple[int, ...]) -> Action:
         return Roll(waiting.player, tuple(faces))
 
+    def chance_action(self, state: State, rng: random.Random) -> Action | None:
+        return chance_action(state, rng)
+
+    def is_chance(self, action: Action) -> bool:
+        return isinstance(action, Shuffle)
+
     def is_roll(self, action: Action) -> bool:
         return isinstance(action, Roll)
+
+    def table_may_enter(self, action: Action) -> bool:
+        # Everything here happens in front of the table: the dice, the card played and the
+        # Break card (face up), the pieces bought, placed, removed, given up or sold, a
+        # declaration, the end of a turn; and none of it is legal or not by a secret. Only
+        # the card a player draws is theirs alone.
+        return not isinstance(action, Draw | Shuffle)
 
     def player_may_undo(self, action: Action) -> bool:
         return action.TYPE in PLAYER_UNDOABLE
