@@ -26,7 +26,7 @@ from companion.games.godfather_1971.playout import chance_action, random_action
 from companion.games.godfather_1971.report import progress, summary
 from companion.games.godfather_1971.rules import HouseRules
 from companion.games.godfather_1971.scoring import score, score_position, score_table
-from companion.games.godfather_1971.state import State
+from companion.games.godfather_1971.state import Cards, State
 from companion.games.godfather_1971.view import action_view, player_view, scramble
 from companion.protocol.errors import RuleViolation
 from companion.protocol.game import Choice, DiceSet, Files, Waiting
@@ -52,6 +52,10 @@ class Godfather1971:
         OptionInfo("neighborhoods", (None, 6, 4, 3, 2), None,
                    "the short game: play on all eight neighborhoods, or on the 6, 4, 3 or 2 "
                    "with the fewest positions"),
+        OptionInfo("cards", tuple(c.value for c in Cards), Cards.PHYSICAL.value,
+                   "physical: the table's own cards, each player taps the card they drew; "
+                   "companion: the companion shuffles and deals the decks (nobody touches "
+                   "a card)"),
     )
 
     def setup_from_dict(self, data: dict[str, Any]) -> Setup:

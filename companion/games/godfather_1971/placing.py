@@ -156,7 +156,8 @@ def apply_place(state: State, action: Place) -> State:
                             free=turn.free if turn.free_count - plan.free else None)
     if plan.outcome.taken:
         state = replace(state, rulings=(*state.rulings, Ruling(
-            RulingKind.CAPTURE, i, seat, plan.outcome.taken, plan.move)))
+            RulingKind.CAPTURE, i, seat, plan.outcome.taken, plan.move,
+            board=plan.outcome.pieces)))
     return settle_free(state)
 
 

@@ -63,7 +63,7 @@ class Ruling:
     taken: tuple[Taken, ...] = ()  # a capture's groups and fences
     placed: int = 0  # the placement that made a capture or a challenge
     verdict: Verdict | None = None  # a CONTROL check: the count and any breaking turn
-    board: tuple[int, ...] = ()  # a CONTROL check's pieces, as they stood when it was made
+    board: tuple[int, ...] = ()  # the pieces as they stood when it was made (the pages draw it)
 
 
 @dataclass(frozen=True, slots=True)
