@@ -11,6 +11,7 @@ from typing import Any
 from companion.games.cash_n_guns import CASH_N_GUNS
 from companion.games.gangster_dice import GANGSTER_DICE
 from companion.games.godfather_1971 import GODFATHER_1971
+from companion.games.monopoly import MONOPOLY
 from companion.games.new_don import NEW_DON
 from companion.protocol import Game, MalformedAction
 
@@ -20,7 +21,7 @@ DEFAULT = NEW_DON.id  # a record whose setup line names no game is A New Don's (
 # The ids are fixed: records and saved games name them.
 PLANNED = ("new-don", "gangster-dice", "cash-n-guns", "monopoly-godfather", "godfather-1971")
 
-_SHIPPED: tuple[AnyGame, ...] = (NEW_DON, GANGSTER_DICE, CASH_N_GUNS, GODFATHER_1971)
+_SHIPPED: tuple[AnyGame, ...] = (NEW_DON, GANGSTER_DICE, CASH_N_GUNS, GODFATHER_1971, MONOPOLY)
 _GAMES: dict[str, AnyGame] = {g.id: g for g in _SHIPPED}
 
 

@@ -71,7 +71,7 @@ def heard_by_mover(rules, state, attempt):
 
 
 @pytest.mark.parametrize("game_id", ["new-don", "high-die", "gangster-dice", "cash-n-guns",
-                                     "godfather-1971"])
+                                     "godfather-1971", "monopoly-godfather"])
 def test_no_payload_changes_when_the_secrets_a_viewer_may_not_see_change(game_id):
     rules = games.game(game_id)
     low, high = rules.players
