@@ -11,6 +11,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -46,28 +47,24 @@ def _fail(message: str, code: int = 1) -> int:
     return code
 
 
-BOARD_GAMES = (NEW_DON.id, GODFATHER_1971.id)  # the games with board files to trace
-
-
-def _board_game(game_id: str) -> str | None:
-    """Why ``companion board`` cannot serve this game, or None if it can."""
-    if game_id in BOARD_GAMES:
-        return None
-    return (f"{game(game_id).name} has no board files; board check and show are for "
-            + " and ".join(BOARD_GAMES))
+def _no_board_files(game_id: str) -> int:
+    return _fail(f"{game(game_id).name} has no board files; board check and show are for "
+                 + " and ".join(BOARD_CHECKS))
 
 
 def cmd_board_check(args: argparse.Namespace) -> int:
-    refused = _board_game(args.game)
-    if refused:
-        return _fail(refused)
+    check = BOARD_CHECKS.get(args.game)
+    if check is None:
+        return _no_board_files(args.game)
     path = Path(args.file)
     try:
         text = path.read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         return _fail(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
-    if args.game == GODFATHER_1971.id:
-        return _check_neighborhood(path, text)
+    return check(text, path)
+
+
+def check_new_don_board(text: str, path: Path) -> int:
     board, problems = check_board(text)
     for p in problems:
         print(p.format(str(path)))
@@ -88,7 +85,7 @@ def cmd_board_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_neighborhood(path: Path, text: str) -> int:
+def check_1971_neighborhood(text: str, path: Path) -> int:
     """A tracing of one neighborhood of The Godfather Game (1971): every problem with its line
     and fix, then what was read, to compare with the printed board."""
     described, problems = check_tracing(text)
@@ -106,7 +103,7 @@ def _check_neighborhood(path: Path, text: str) -> int:
     return 0
 
 
-def _show_neighborhood(which: str | None) -> int:
+def show_1971_board(which: str | None) -> int:
     files = GameFiles(GODFATHER_1971, Path.cwd())
     if which is None:
         print(board_report(files))
@@ -144,13 +141,15 @@ def cmd_box_check(args: argparse.Namespace) -> int:
 
 
 def cmd_board_show(args: argparse.Namespace) -> int:
-    refused = _board_game(args.game)
-    if refused:
-        return _fail(refused)
-    if args.game == GODFATHER_1971.id:
-        return _show_neighborhood(args.board)
+    show = BOARD_SHOWS.get(args.game)
+    if show is None:
+        return _no_board_files(args.game)
+    return show(args.board)
+
+
+def show_new_don_board(which: str | None) -> int:
     try:
-        board = load_board(args.board, 4, GameFiles(NEW_DON, Path.cwd()))
+        board = load_board(which, 4, GameFiles(NEW_DON, Path.cwd()))
     except (OSError, BoardError) as exc:
         return _fail(str(exc))
     print(f"{board.name}  (id {board.id}, {board.players[0]}-{board.players[1]} players)")
@@ -178,6 +177,18 @@ def cmd_board_show(args: argparse.Namespace) -> int:
         print("  " + "\n  ".join(ph))
     return 0
 
+
+
+# What `companion board check --game ID FILE` and `board show --game ID [WHICH]` run, per game
+# with board files of its own.
+BOARD_CHECKS: dict[str, Callable[[str, Path], int]] = {
+    NEW_DON.id: check_new_don_board,
+    GODFATHER_1971.id: check_1971_neighborhood,
+}
+BOARD_SHOWS: dict[str, Callable[[str | None], int]] = {
+    NEW_DON.id: show_new_don_board,
+    GODFATHER_1971.id: show_1971_board,
+}
 
 def cmd_replay(args: argparse.Namespace) -> int:
     path = Path(args.file)
