@@ -11,6 +11,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -19,6 +20,9 @@ from companion.games import DEFAULT, PLANNED, game, games
 from companion.games.cash_n_guns import CASH_N_GUNS
 from companion.games.cash_n_guns.box_file import SHIPPED as BOX_SHIPPED
 from companion.games.cash_n_guns.box_file import check_report
+from companion.games.godfather_1971 import GODFATHER_1971, check_tracing
+from companion.games.godfather_1971.board import board_report, neighborhood_report, value_card
+from companion.games.godfather_1971.data import DataError, neighborhood_file
 from companion.games.new_don import NEW_DON, BoardError, check_board
 from companion.games.new_don.boards import SHIPPED, load_board
 from companion.paths import default_data_dir
@@ -43,12 +47,24 @@ def _fail(message: str, code: int = 1) -> int:
     return code
 
 
+def _no_board_files(game_id: str) -> int:
+    return _fail(f"{game(game_id).name} has no board files; board check and show are for "
+                 + " and ".join(BOARD_CHECKS))
+
+
 def cmd_board_check(args: argparse.Namespace) -> int:
+    check = BOARD_CHECKS.get(args.game)
+    if check is None:
+        return _no_board_files(args.game)
     path = Path(args.file)
     try:
         text = path.read_text("utf-8")
-    except OSError as exc:
-        return _fail(f"cannot read {path}: {exc.strerror}")
+    except (OSError, UnicodeDecodeError) as exc:
+        return _fail(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+    return check(text, path)
+
+
+def check_new_don_board(text: str, path: Path) -> int:
     board, problems = check_board(text)
     for p in problems:
         print(p.format(str(path)))
@@ -69,6 +85,46 @@ def cmd_board_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def check_1971_neighborhood(text: str, path: Path) -> int:
+    """A tracing of one neighborhood of The Godfather Game (1971): every problem with its line
+    and fix, then what was read, to compare with the printed board."""
+    described, problems = check_tracing(text)
+    for p in problems:
+        print(p.format(str(path)))
+    errors = sum(1 for p in problems if not p.warning)
+    if described is None:
+        print(f"\n{path}: {errors} error(s). See docs/godfather-1971.md, \"Trace your own "
+              "board\", for the format.")
+        return 1
+    print(described)
+    warnings = len(problems)
+    print(f"{path}: OK" + (f", {warnings} warning(s)" if warnings else "") + ". Compare the "
+          "positions and neighbours above with your board.")
+    return 0
+
+
+def show_1971_board(which: str | None) -> int:
+    files = GameFiles(GODFATHER_1971, Path.cwd())
+    if which is None:
+        print(board_report(files))
+        return 0
+    card = value_card(files)
+    try:
+        if which in card.order:
+            text = files.shipped(neighborhood_file(which))
+        else:
+            text = Path(which).read_text("utf-8")
+        print(neighborhood_report(text, card))
+    except FileNotFoundError:
+        return _fail(f"{which!r} is neither a neighborhood ({', '.join(card.order)}) nor a file")
+    except (OSError, UnicodeDecodeError) as exc:
+        return _fail(f"cannot read {which}: {getattr(exc, 'strerror', None) or exc}")
+    except DataError as exc:
+        return _fail(f"{which} has errors (companion board check --game godfather-1971 "
+                     f"{which} lists them):\n{exc}")
+    return 0
+
+
 def cmd_box_check(args: argparse.Namespace) -> int:
     """Ca$h 'n Guns' box file: the shipped one, or a table's own count of its deck."""
     if args.file is None:
@@ -85,8 +141,15 @@ def cmd_box_check(args: argparse.Namespace) -> int:
 
 
 def cmd_board_show(args: argparse.Namespace) -> int:
+    show = BOARD_SHOWS.get(args.game)
+    if show is None:
+        return _no_board_files(args.game)
+    return show(args.board)
+
+
+def show_new_don_board(which: str | None) -> int:
     try:
-        board = load_board(args.board, 4, GameFiles(NEW_DON, Path.cwd()))
+        board = load_board(which, 4, GameFiles(NEW_DON, Path.cwd()))
     except (OSError, BoardError) as exc:
         return _fail(str(exc))
     print(f"{board.name}  (id {board.id}, {board.players[0]}-{board.players[1]} players)")
@@ -114,6 +177,18 @@ def cmd_board_show(args: argparse.Namespace) -> int:
         print("  " + "\n  ".join(ph))
     return 0
 
+
+
+# What `companion board check --game ID FILE` and `board show --game ID [WHICH]` run, per game
+# with board files of its own.
+BOARD_CHECKS: dict[str, Callable[[str, Path], int]] = {
+    NEW_DON.id: check_new_don_board,
+    GODFATHER_1971.id: check_1971_neighborhood,
+}
+BOARD_SHOWS: dict[str, Callable[[str | None], int]] = {
+    NEW_DON.id: show_new_don_board,
+    GODFATHER_1971.id: show_1971_board,
+}
 
 def cmd_replay(args: argparse.Namespace) -> int:
     path = Path(args.file)
@@ -340,11 +415,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     board = sub.add_parser("board", help="check or show a board file")
     bsub = board.add_subparsers(dest="board_command", metavar="ACTION", required=True)
-    p = bsub.add_parser("check", help="validate a board file traced from a printed board")
+    p = bsub.add_parser("check", help="validate a board file traced from a printed board "
+                        "(godfather-1971: one neighborhood's file)")
+    game_option(p)
     p.add_argument("file")
     p.set_defaults(func=cmd_board_check)
     p = bsub.add_parser("show", help="describe a shipped board or a board file")
-    p.add_argument("board", nargs="?", help=f"{' or '.join(SHIPPED)} or a file (default 3-4)")
+    game_option(p)
+    p.add_argument("board", nargs="?", metavar="BOARD",
+                   help=f"new-don: {' or '.join(SHIPPED)} or a file (default 3-4); "
+                   "godfather-1971: a neighborhood id or file (default: the whole board)")
     p.set_defaults(func=cmd_board_show)
 
     box = sub.add_parser("box", help="check Ca$h 'n Guns' box file (its Loot deck and cards)")

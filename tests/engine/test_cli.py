@@ -127,3 +127,15 @@ def test_a_position_file_of_the_wrong_shape_is_a_clear_error(tmp_path, line):
     done = run("score", str(position))
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert done.stderr.startswith(f"companion: {position}: ")
+
+
+def test_board_commands_are_a_new_dons_unless_another_game_is_named():
+    plain = run("board", "show", "3-4")
+    named = run("board", "show", "--game", "new-don", "3-4")
+    assert plain.returncode == named.returncode == 0 and plain.stdout == named.stdout
+    assert "Muscle track" in plain.stdout
+    other = run("board", "show", "--game", "godfather-1971", "midtown")
+    assert other.returncode == 0 and "Midtown (midtown): 20 positions" in other.stdout
+    none = run("board", "check", "--game", "cash-n-guns", "any.toml")
+    assert none.returncode == 1 and "has no board files" in none.stderr
+    assert "new-don and godfather-1971" in none.stderr

@@ -26,8 +26,7 @@ def shuffle_line(state, rng=None):
 def test_the_game_waits_for_the_shuffle_which_must_be_the_whole_deck():
     state = game(cards="companion")
     assert state.step is Step.SHUFFLE
-    assert [(w.player, w.does, w.dice) for w in GODFATHER_1971.waiting_for(state)] == [
-        ("Plus", "shuffle", None)]
+    assert GODFATHER_1971.waiting_for(state) == []  # chance: no player is waited for
     assert GODFATHER_1971.legal_actions(state, "Plus") == []  # chance, not a choice
     line = shuffle_line(state)
     short = {**line, "playing": line["playing"][1:]}
@@ -38,6 +37,38 @@ def test_the_game_waits_for_the_shuffle_which_must_be_the_whole_deck():
         play(state, {**line, "player": "Minus"})
     state = play(state, line)
     assert state.step is Step.PLACE and state.deck == tuple(line["playing"])
+
+
+def test_the_companion_draws_the_shuffle_and_nobody_may_enter_it():
+    state = game(cards="companion")
+    shuffle = GODFATHER_1971.chance_action(state, random.Random(5))
+    assert shuffle is not None and GODFATHER_1971.is_chance(shuffle)
+    assert shuffle == GODFATHER_1971.chance_action(state, random.Random(5))  # from the rng
+    assert GODFATHER_1971.random_action(state, random.Random(5)) == shuffle  # chance first
+    assert not GODFATHER_1971.table_may_enter(shuffle)
+    decks = state.board.decks
+    assert sorted(shuffle.playing) == sorted(decks.playing) and shuffle.player == "Plus"
+    state = GODFATHER_1971.apply(state, shuffle)
+    assert state.step is Step.PLACE
+    assert GODFATHER_1971.chance_action(state, random.Random(5)) is None  # once only
+    assert GODFATHER_1971.chance_action(game(), random.Random(5)) is None  # physical cards
+
+
+def test_the_host_may_enter_what_the_table_saw_but_not_a_card_drawn():
+    rules = GODFATHER_1971
+    seen = [{"type": "roll", "player": "Plus", "faces": [3, 4]},
+            {"type": "play_card", "player": "Plus"},
+            {"type": "break_card", "player": "Plus", "card": "collect-500"},
+            {"type": "place", "player": "Plus", "neighborhood": "midtown", "positions": ["A1"]},
+            {"type": "finger", "player": "Plus", "neighborhood": "midtown", "position": "A1"},
+            {"type": "end_fingerman", "player": "Plus"},
+            {"type": "give_up", "player": "Plus", "neighborhood": "midtown", "position": "A1"},
+            {"type": "sell", "player": "Plus", "neighborhood": "midtown", "position": "A1"},
+            {"type": "declare", "player": "Plus", "neighborhood": "midtown"},
+            {"type": "end_turn", "player": "Plus"}]
+    assert all(rules.table_may_enter(rules.action_from_dict(line)) for line in seen)
+    drawn = rules.action_from_dict({"type": "draw", "player": "Plus", "card": "money-5"})
+    assert not rules.table_may_enter(drawn)  # the card drawn is the player's secret
 
 
 def test_cards_are_dealt_from_the_top_and_played_cards_go_to_the_bottom():

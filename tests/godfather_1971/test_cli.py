@@ -90,3 +90,55 @@ def test_rules_lists_the_house_rules():
     for name in ("control", "controlled_positions", "control_broken_by", "first_player",
                  "bad_break_shortfall"):
         assert name in done.stdout
+
+
+SHIPPED = ROOT / "companion" / "games" / "godfather_1971" / "data" / "neighborhoods"
+
+
+def test_board_check_reads_a_tracing_and_shows_what_it_read(tmp_path):
+    mine = tmp_path / "our-park-west.toml"
+    mine.write_text((SHIPPED / "park-west.toml").read_text()
+                    .replace("cut = []", 'cut = [["A1", "A2"]]')
+                    .replace('map = "placeholder:', 'map = "traced: our copy; was'))
+    done = run("board", "check", "--game", "godfather-1971", str(mine))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Park West (park-west): 30 positions\n" in done.stdout  # no longer a placeholder
+    assert "   A1: B1; B2\n" in done.stdout  # the cut parts A1 from A2
+    assert f"{mine}: OK." in done.stdout
+
+
+def test_board_check_lists_every_problem_with_its_line_and_fix(tmp_path):
+    bad = tmp_path / "bad.toml"
+    text = (SHIPPED / "midtown.toml").read_text()
+    text = text.replace("cut = []", 'cut = [["A1", "Z9"], ["A1", "C3"]]').replace(
+        'id = "midtown"', 'id = "Mid Town"')
+    bad.write_text(text)
+    lines = text.splitlines()
+    at = {key: 1 + next(i for i, line in enumerate(lines) if line.startswith(key))
+          for key in ("id =", "cut =")}
+    done = run("board", "check", "--game", "godfather-1971", str(bad))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"{bad}:{at['id =']}: error: the neighborhood needs an id" in done.stdout
+    assert 'fix: id = "park-west"' in done.stdout
+    assert f"{bad}:{at['cut =']}: error: cut: Z9 is not a position of this map" in done.stdout
+    assert f"{bad}:{at['cut =']}: error: cut: A1 and C3 are not straight neighbours" \
+        in done.stdout
+    assert "3 error(s)" in done.stdout  # every problem at once, not the first alone
+    broken = tmp_path / "broken.toml"
+    broken.write_text('format = 1\nmap = "o o\n')
+    done = run("board", "check", "--game", "godfather-1971", str(broken))
+    assert done.returncode == 1 and f"{broken}:2: error: not valid TOML" in done.stdout
+
+
+def test_board_show_describes_the_board_and_a_neighborhood_with_its_placeholders():
+    done = run("board", "show", "--game", "godfather-1971")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.index("midtown") < done.stdout.index("harlem")  # smallest first
+    assert "PLACEHOLDERS (" in done.stdout and "Midtown: its 20 positions" in done.stdout
+    done = run("board", "show", "--game", "godfather-1971", "the-docks")
+    assert done.returncode == 0, done.stderr
+    assert "Extortion $3,600" in done.stdout
+    assert "the-docks Extortion: $3,600: inferred:" in done.stdout  # each fact's source
+    assert "PLACEHOLDERS (1 fact not from" in done.stdout
+    done = run("board", "show", "--game", "godfather-1971", "brooklyn")
+    assert done.returncode == 1 and "neither a neighborhood" in done.stderr

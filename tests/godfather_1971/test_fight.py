@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from table import arrange, diagram, game, play
 
+from companion.games.godfather_1971 import GODFATHER_1971
 from companion.games.godfather_1971.fight import Forbidden, Placed, enclosed, place
 from companion.protocol.errors import RuleViolation
 
@@ -183,3 +184,18 @@ def test_the_referee_names_the_rule_and_the_fence():
     assert err.value.rule == "Fighting for Control"
     assert "B2" in err.value.reason and "A2, B1, B3, C2" in err.value.reason
     assert "taking move" in err.value.reason
+
+
+def test_a_capture_ruling_carries_the_fence_and_the_board_it_left_for_the_pages():
+    state = arrange(game(), "midtown", """
+        - + . . .
+        . . . . .
+        . . . . .
+        . . . . .
+    """)
+    state = play(state, {"type": "place", "player": "Plus", "neighborhood": "midtown",
+                         "positions": ["B1"]})
+    [ruling] = GODFATHER_1971.player_view(state, None)["rulings"]
+    assert ruling["kind"] == "capture" and ruling["placed"] == ["B1"]
+    assert ruling["taken"] == [{"owner": "Minus", "positions": ["A1"], "fence": ["A2", "B1"]}]
+    assert ruling["board"] == {"A2": "Plus", "B1": "Plus"}  # as the capture left it

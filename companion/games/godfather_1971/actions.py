@@ -219,14 +219,14 @@ ACTION_TYPES = {cls.TYPE: cls for cls in (Roll, Shuffle, PlayCard, BreakCard, Dr
                                           EndFingerman, GiveUp, Sell, Place, Declare, EndTurn)}
 
 
-def _text(data: dict, key: str, what: str) -> str:
+def _text(data: dict[str, Any], key: str, what: str) -> str:
     value = data.get(key)
     if not isinstance(value, str) or not value or len(value) > 80:
         raise MalformedAction(f"{data.get('type')}: {key} must be {what}")
     return value
 
 
-def _codes(data: dict, key: str) -> tuple[str, ...]:
+def _codes(data: dict[str, Any], key: str) -> tuple[str, ...]:
     value = data.get(key)
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise MalformedAction(f"shuffle: {key} must list the deck's cards, top first")

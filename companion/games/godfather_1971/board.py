@@ -3,8 +3,10 @@ short game), the Racket Control Value card and the decks, assembled from the dat
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 from companion.games.godfather_1971.data import (
     CARDS_FILE,
@@ -12,6 +14,7 @@ from companion.games.godfather_1971.data import (
     DataError,
     Decks,
     Fact,
+    Neighborhood,
     Problem,
     ValueCard,
     check_cards,
@@ -47,7 +50,10 @@ class Board:
         return [f for f in self.facts if f.kind == "placeholder"]
 
 
-def _read(text: str, check, filename: str):
+T = TypeVar("T")
+
+
+def _read(text: str, check: Callable[[str], tuple[T | None, list[Problem]]], filename: str) -> T:
     found, problems = check(text)
     if found is None:
         raise DataError(filename, problems)
@@ -55,7 +61,7 @@ def _read(text: str, check, filename: str):
 
 
 @lru_cache(maxsize=64)  # data files never change while a game runs: parse each text once
-def _neighborhood(text: str, filename: str):
+def _neighborhood(text: str, filename: str) -> Neighborhood:
     return _read(text, check_neighborhood, filename)
 
 
@@ -147,3 +153,54 @@ def check_tracing(text: str) -> tuple[str | None, list[Problem]]:
     errors) and every problem, each with its line and a fix."""
     hood, problems = check_neighborhood(text)
     return (describe(hood.layout) if hood else None), problems
+
+
+def value_card(files: Files) -> ValueCard:
+    """The Racket Control Value card this game ships."""
+    return _values(files.shipped(VALUES_FILE))
+
+
+def board_report(files: Files) -> str:
+    """The shipped board for ``companion board show``: every neighborhood with its size and
+    Racket Control Values, then every placeholder fact (the board, the card and the decks)."""
+    board = load_board(files)
+    lines = [f"The Godfather Game (1971): {len(board.layouts)} neighborhoods, smallest first "
+             "(a short game is played on the smallest)"]
+    for i, layout in enumerate(sorted(board.layouts, key=lambda lay: lay.size)):
+        values = " ".join(f"${board.card.value(layout.id, r):,}" for r in Racket)
+        shape = " (placeholder shape)" if layout.placeholder else ""
+        lines.append(f"  {i + 1}. {layout.id:<16} {layout.name:<16} {layout.size:>2} positions"
+                     f"  {values}{shape}")
+    lines.append("Values in the card's order: " + ", ".join(r.card_name for r in Racket))
+    lines += _placeholders(board.placeholders())
+    return "\n".join(lines)
+
+
+def neighborhood_report(text: str, card: ValueCard) -> str:
+    """One neighborhood file (shipped or traced) for ``companion board show``: its positions
+    and neighbours as read, its row of the value card, and each fact with its source."""
+    hood = _neighborhood(text, "the neighborhood")
+    layout = hood.layout
+    lines = [describe(layout)]
+    if layout.id in card.order:
+        lines.append("Racket Control Values: " + ", ".join(
+            f"{r.card_name} ${card.value(layout.id, r):,}" for r in Racket))
+        row = [f for f in card.facts if f.what.startswith(f"{layout.id} ")]
+    else:
+        lines.append(f"{layout.id!r} is no row of the Racket Control Value card: a game cannot "
+                     "use it until its id is one of " + ", ".join(card.order))
+        row = []
+    facts = [*hood.facts, *row]
+    lines.append("Sources:")
+    lines += [f"  {f.what}: {f.source}" for f in facts]
+    lines += _placeholders([f for f in facts if f.kind == "placeholder"])
+    return "\n".join(lines)
+
+
+def _placeholders(facts: list[Fact]) -> list[str]:
+    if not facts:
+        return ["No placeholders: every fact is from the rulebook or a tracing."]
+    return [f"PLACEHOLDERS ({len(facts)} {'fact' if len(facts) == 1 else 'facts'} not from "
+            "the rulebook or a traced board; trace "
+            "your own with companion board check --game godfather-1971):",
+            *(f"  {f.what}" for f in facts)]

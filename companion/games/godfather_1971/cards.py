@@ -21,9 +21,15 @@ class Deck(StrEnum):
     BAD = "bad"  # BAD BREAK cards
 
     @property
-    def title(self) -> str:
+    def phrase(self) -> str:  # not ``title``: a deck is a ``str``, whose method that is
         return {"playing": "the playing deck", "good": "the Good Break deck",
                 "bad": "the Bad Break deck"}[self.value]
+
+
+def break_deck(roll: tuple[int, ...]) -> Deck:
+    """Breaks of the Game: "if he rolls an even number, he draws a card from the GOOD BREAK
+    pack; if odd, from the BAD BREAK pack"."""
+    return Deck.GOOD if sum(roll) % 2 == 0 else Deck.BAD
 
 
 class Kind(StrEnum):
@@ -45,12 +51,17 @@ class Card:
     pieces: int = 0  # pieces received (racket figure, Good Break) or lost (Bad Break)
 
     @property
+    def figures(self) -> str:
+        """The pieces the card gives or takes, "2 Bookies" (empty if none)."""
+        return self.racket.counted(self.pieces) if self.racket is not None else ""
+
+    @property
     def label(self) -> str:
         """The card in words, as a button or the narration says it."""
         if self.kind is Kind.MONEY:
             return f"Money ${self.money:,}"
         if self.kind is Kind.RACKET:
-            return f"Racket figure: {self.racket.count(self.pieces)}"  # type: ignore[union-attr]
+            return f"Racket figure: {self.figures}"
         if self.kind is Kind.BREAKS:
             return "Breaks of the Game"
         if self.kind is Kind.FINGERMAN:
@@ -60,12 +71,12 @@ class Card:
             if self.money:
                 parts.append(f"collect ${self.money:,}")
             if self.pieces:
-                parts.append(f"take {self.racket.count(self.pieces)}")  # type: ignore[union-attr]
+                parts.append(f"take {self.figures}")
             return "Good Break: " + " and ".join(parts)
         if self.money:
             parts.append(f"pay ${self.money:,}")
         if self.pieces:
-            parts.append(f"lose {self.racket.count(self.pieces)}")  # type: ignore[union-attr]
+            parts.append(f"lose {self.figures}")
         return "Bad Break: " + " and ".join(parts)
 
 
@@ -109,11 +120,11 @@ def parse_card(code: object, deck: Deck) -> Card:
             return Card(code, deck, Kind.MONEY, money=100 * n)
         m = _FIGURE.match(code)
         if m:
-            racket, count = _pieces(m.group(1), m.group(2), code)
-            return Card(code, deck, Kind.RACKET, racket=racket, pieces=count)
+            given, count = _pieces(m.group(1), m.group(2), code)
+            return Card(code, deck, Kind.RACKET, racket=given, pieces=count)
         raise CardError(f"{code!r} is no card of the playing deck; write {_EXAMPLES[deck]}")
     money = 0
-    racket = None
+    racket: Racket | None = None
     pieces = 0
     for part in code.split("+"):
         amount = _AMOUNT.match(part)
@@ -130,5 +141,5 @@ def parse_card(code: object, deck: Deck) -> Card:
                 and racket is None:
             racket, pieces = _pieces(figure.group(1), figure.group(2), code)
         else:
-            raise CardError(f"{code!r} is no card of {deck.title}; write {_EXAMPLES[deck]}")
+            raise CardError(f"{code!r} is no card of {deck.phrase}; write {_EXAMPLES[deck]}")
     return Card(code, deck, Kind.GOOD if deck is Deck.GOOD else Kind.BAD, money, racket, pieces)

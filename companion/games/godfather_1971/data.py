@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from companion.games.godfather_1971.cards import CardError, Deck, parse_card
 from companion.games.godfather_1971.layout import ROWS, Layout, grid_layout
@@ -40,6 +40,26 @@ MAX_POSITIONS = 64  # a neighborhood bigger than this is a typo in the map
 
 def neighborhood_file(hood: str) -> str:
     return f"data/neighborhoods/{hood}.toml"
+
+
+# What a TOML value is, as the checks below need it (the values of a parsed file are Any).
+
+
+def _int(value: object) -> TypeGuard[int]:
+    """A whole number (TOML's ``true`` is not one)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _table(value: object) -> TypeGuard[dict[str, Any]]:
+    """A TOML table (its keys are always strings)."""
+    return isinstance(value, dict)
+
+
+def source_kind(source: str) -> str:
+    """Where a fact comes from: rulebook, inferred, placeholder or traced (a source that says
+    none of these counts as a placeholder)."""
+    m = _SOURCE.match(source)
+    return m.group(1) if m else "placeholder"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +95,7 @@ class Fact:
 
     @property
     def kind(self) -> str:
-        m = _SOURCE.match(self.source)
-        return m.group(1) if m else "placeholder"
+        return source_kind(self.source)
 
 
 class _Checker:
@@ -106,7 +125,7 @@ class _Checker:
         table starting on ``line``): one source per fact."""
         if isinstance(raw, str):
             raw = {"default": raw}
-        if not isinstance(raw, dict) or not raw:
+        if not _table(raw) or not raw:
             self.error(line, f"{where} has no source",
                        'add source = "traced" (or "placeholder: why")')
             return {}
@@ -130,7 +149,7 @@ class _Checker:
             if value is None:
                 self.error(line, f"{where}: no source for {f}",
                            'add default = "traced" to the source table')
-            else:
+            elif isinstance(value, str):  # anything else was reported above
                 out[f] = value
         return out
 
@@ -145,7 +164,8 @@ def _toml(c: _Checker, text: str) -> dict[str, Any] | None:
         return None
 
 
-def _unknown(c: _Checker, data: dict, allowed: set[str], where: str, start: int = 1) -> None:
+def _unknown(c: _Checker, data: dict[str, Any], allowed: set[str], where: str,
+             start: int = 1) -> None:
     for key in data:
         if key not in allowed:
             c.error(c.key(key, start), f"unknown key {key!r} in {where}",
@@ -165,7 +185,7 @@ class Neighborhood:
     facts: tuple[Fact, ...]
 
 
-def _pairs(c: _Checker, data: dict, key: str, names: set[str],
+def _pairs(c: _Checker, data: dict[str, Any], key: str, names: set[str],
            straight: dict[str, set[str]]) -> list[tuple[str, str]]:
     raw = data.get(key, [])
     line = c.key(key)
@@ -222,6 +242,7 @@ def check_neighborhood(text: str) -> tuple[Neighborhood | None, list[Problem]]:
         name = hid
     raw_map = data.get("map")
     map_line = c.key("map")
+    before_map = len(c.problems)  # a bad id or name still lets the map and cuts be checked
     rows: list[str] = []
     if not isinstance(raw_map, str):
         c.error(map_line, "map is missing: one line of o and . per row of positions",
@@ -238,7 +259,7 @@ def check_neighborhood(text: str) -> tuple[Neighborhood | None, list[Problem]]:
             c.error(map_line, f"the map has {len(rows)} rows; at most {len(ROWS)}", "")
         if any(len(r) > 99 for r in rows):
             c.error(map_line, "a map row is longer than 99 positions", "")
-    if c.problems:
+    if len(c.problems) > before_map:
         return None, c.problems
     layout = grid_layout(hid, name, rows)
     if layout.size == 0:
@@ -256,7 +277,7 @@ def check_neighborhood(text: str) -> tuple[Neighborhood | None, list[Problem]]:
                        "the neighborhood", ["name", "map"])
     if c.problems:
         return None, c.problems
-    placeholder = _SOURCE.match(sources["map"]).group(1) == "placeholder"  # type: ignore[union-attr]
+    placeholder = source_kind(sources["map"]) == "placeholder"
     layout = grid_layout(hid, name, rows, cut, join, placeholder)
     lonely = [layout.names[i] for i in range(layout.size) if not layout.straight[i]]
     if lonely and layout.size > 1:
@@ -332,6 +353,9 @@ def check_values(text: str) -> tuple[ValueCard | None, list[Problem]]:
     facts: list[Fact] = []
     for n, row in enumerate(rows):
         start = c.line_of(r"^\s*\[\[row\]\]", nth=n) or 1
+        if not _table(row):
+            c.error(start, f"row {n + 1} is not a table", "write each row as [[row]] with its keys")
+            continue
         _unknown(c, row, {"neighborhood", "source", *COLUMNS}, f"row {n + 1}", start)
         hood = row.get("neighborhood")
         if not isinstance(hood, str) or not _ID.match(hood):
@@ -343,7 +367,7 @@ def check_values(text: str) -> tuple[ValueCard | None, list[Problem]]:
         cells = []
         for col in COLUMNS:
             v = row.get(col)
-            if not isinstance(v, int) or isinstance(v, bool) or v <= 0 or v % 100:
+            if not _int(v) or v <= 0 or v % 100:
                 c.error(c.key(col, start) or start, f"{hood}: {col} must be a value in "
                         f"dollars, a multiple of $100 (found {v!r})", f"{col} = 5500")
                 v = 0
@@ -354,7 +378,7 @@ def check_values(text: str) -> tuple[ValueCard | None, list[Problem]]:
         values.append(tuple(cells))
         for col, r in COLUMNS.items():
             if col in sources:
-                facts.append(Fact(f"{hood} {r.title}: ${cells[list(COLUMNS).index(col)]:,}",
+                facts.append(Fact(f"{hood} {r.card_name}: ${cells[list(COLUMNS).index(col)]:,}",
                                   sources[col]))
     if c.problems:
         return None, c.problems
@@ -394,20 +418,23 @@ def check_cards(text: str) -> tuple[Decks | None, list[Problem]]:
     for deck in Deck:
         entries = data.get(deck.value)
         if not isinstance(entries, list) or not entries:
-            c.error(None, f"{deck.title} has no cards", f"add [[{deck.value}]] entries")
+            c.error(None, f"{deck.phrase} has no cards", f"add [[{deck.value}]] entries")
             continue
         cards: list[str] = []
         for n, entry in enumerate(entries):
             start = c.line_of(rf"^\s*\[\[{deck.value}\]\]", nth=n) or 1
+            if not _table(entry):
+                c.error(start, f"{deck.value} card {n + 1} is not a table",
+                        f"write each card as [[{deck.value}]] with its keys")
+                continue
             _unknown(c, entry, {"card", "count", "source"}, f"[[{deck.value}]] {n + 1}", start)
-            code = entry.get("card")
             try:
-                parse_card(code, deck)
+                code = parse_card(entry.get("card"), deck).code
             except CardError as exc:
                 c.error(c.key("card", start) or start, str(exc), "see the codes at the top")
                 continue
             count = entry.get("count", 1)
-            if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 60:
+            if not _int(count) or not 1 <= count <= 60:
                 c.error(c.key("count", start) or start, f"{code}: count must be 1 to 60",
                         "count = 3")
                 continue

@@ -22,7 +22,7 @@ from companion.games.godfather_1971.actions import (
     PlayCard,
     Sell,
 )
-from companion.games.godfather_1971.cards import Deck, parse_card
+from companion.games.godfather_1971.cards import Deck, break_deck, parse_card
 from companion.games.godfather_1971.fight import Placed
 from companion.games.godfather_1971.legal import legal_actions, placements, turn_actions
 from companion.games.godfather_1971.placing import who_holds
@@ -47,7 +47,7 @@ def table_data(state: State) -> dict[str, Any]:
              "placeholder_shape": layout.placeholder}
             for i, layout in enumerate(board.layouts)
         ],
-        "rackets": [{"id": r.value, "title": r.title, "piece": r.piece, "cost": COST[r]}
+        "rackets": [{"id": r.value, "title": r.card_name, "piece": r.piece, "cost": COST[r]}
                     for r in Racket],
         "decks": {d.value: {code: board.decks.of(d).count(code) for code in board.decks.kinds(d)}
                   for d in Deck},
@@ -79,7 +79,7 @@ def _place_choice(state: State, action: Place, outcome: Placed) -> Choice:
     free = min(turn.free_count, n) if racket is turn.free else 0
     cost = (n - free) * racket.cost
     price = "free" if not cost else f"${cost:,}"
-    label = f"{layout.name} {'+'.join(action.positions)}: {racket.count(n)} ({price})"
+    label = f"{layout.name} {'+'.join(action.positions)}: {racket.counted(n)} ({price})"
     takes = [{"owner": state.name(t.owner), "positions": layout.names_of(t.group)}
              for t in outcome.taken]
     if takes:
@@ -96,7 +96,8 @@ def _label(state: State, action: Action) -> tuple[str, str, dict[str, Any]]:
         label = parse_card(hand, Deck.PLAYING).label if hand else "your card"
         return "play_card", f"Play your card: {label}", {}
     if isinstance(action, BreakCard):
-        deck = Deck.GOOD if sum(state.turn.roll) % 2 == 0 else Deck.BAD  # type: ignore[union-attr]
+        assert state.turn is not None  # a Break card is drawn in a turn
+        deck = break_deck(state.turn.roll)
         return "break_card", f"I drew {parse_card(action.card, deck).label}", \
             {"card": action.card}
     if isinstance(action, Draw):

@@ -7,18 +7,26 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.games.godfather_1971.actions import GAME_ID, Action, Roll, Setup, action_from_dict
+from companion.games.godfather_1971.actions import (
+    GAME_ID,
+    Action,
+    Draw,
+    Roll,
+    Setup,
+    Shuffle,
+    action_from_dict,
+)
 from companion.games.godfather_1971.apply import PLAYERS, apply, new_game
 from companion.games.godfather_1971.board import load_board
 from companion.games.godfather_1971.data import DataError
 from companion.games.godfather_1971.display import choices, table_data
 from companion.games.godfather_1971.legal import DICE, legal_actions, waiting_for
 from companion.games.godfather_1971.narrate import narrate
-from companion.games.godfather_1971.playout import random_action
+from companion.games.godfather_1971.playout import chance_action, random_action
 from companion.games.godfather_1971.report import progress, summary
 from companion.games.godfather_1971.rules import HouseRules
 from companion.games.godfather_1971.scoring import score, score_position, score_table
-from companion.games.godfather_1971.state import State
+from companion.games.godfather_1971.state import Cards, State
 from companion.games.godfather_1971.view import action_view, player_view, scramble
 from companion.protocol.errors import RuleViolation
 from companion.protocol.game import Choice, DiceSet, Files, Waiting
@@ -44,6 +52,10 @@ class Godfather1971:
         OptionInfo("neighborhoods", (None, 6, 4, 3, 2), None,
                    "the short game: play on all eight neighborhoods, or on the 6, 4, 3 or 2 "
                    "with the fewest positions"),
+        OptionInfo("cards", tuple(c.value for c in Cards), Cards.PHYSICAL.value,
+                   "physical: the table's own cards, each player taps the card they drew; "
+                   "companion: the companion shuffles and deals the decks (nobody touches "
+                   "a card)"),
     )
 
     def setup_from_dict(self, data: dict[str, Any]) -> Setup:
@@ -76,8 +88,21 @@ class Godfather1971:
     def roll_action(self, waiting: Waiting, faces: tuple[int, ...]) -> Action:
         return Roll(waiting.player, tuple(faces))
 
+    def chance_action(self, state: State, rng: random.Random) -> Action | None:
+        return chance_action(state, rng)
+
+    def is_chance(self, action: Action) -> bool:
+        return isinstance(action, Shuffle)
+
     def is_roll(self, action: Action) -> bool:
         return isinstance(action, Roll)
+
+    def table_may_enter(self, action: Action) -> bool:
+        # Everything here happens in front of the table: the dice, the card played and the
+        # Break card (face up), the pieces bought, placed, removed, given up or sold, a
+        # declaration, the end of a turn; and none of it is legal or not by a secret. Only
+        # the card a player draws is theirs alone.
+        return not isinstance(action, Draw | Shuffle)
 
     def player_may_undo(self, action: Action) -> bool:
         return action.TYPE in PLAYER_UNDOABLE

@@ -3,7 +3,8 @@
 A placement of several pieces at once is legal whenever :func:`~apply.apply` accepts it;
 :func:`placements` lists what a phone offers: every position a piece may go alone, and the
 taking moves whose pieces must go down together (each alone would be taken at once).
-Rolls and the shuffle are chance, never a choice: :func:`waiting_for` asks for them.
+Rolls and the shuffle are chance, never a choice: :func:`waiting_for` asks for the rolls,
+and the shuffle is drawn by the companion (``playout.chance_action``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from companion.games.godfather_1971.actions import (
     PlayCard,
     Sell,
 )
-from companion.games.godfather_1971.cards import Deck
+from companion.games.godfather_1971.cards import Deck, break_deck
 from companion.games.godfather_1971.closing import declarable
 from companion.games.godfather_1971.fight import Forbidden, Placed, groups, occupied, place
 from companion.games.godfather_1971.layout import bits, popcount
@@ -44,7 +45,7 @@ def waiting_for(state: State) -> list[Waiting]:
     if step is Step.OVER:
         return []
     if step is Step.SHUFFLE:
-        return [Waiting(state.name(0), "shuffle")]
+        return []  # chance: the companion draws the shuffle itself (chance_action)
     if step is Step.ROLL_FOR_FIRST:
         seat = next_roller(state)
         assert seat is not None
@@ -63,7 +64,8 @@ def waiting_for(state: State) -> list[Waiting]:
     return [Waiting(name, step.value)]
 
 
-def _piece_actions(state: State, cls: type, pieces: list[tuple[int, int]], player: str) -> list:
+def _piece_actions(state: State, cls: type[Finger] | type[GiveUp] | type[Sell],
+                   pieces: list[tuple[int, int]], player: str) -> list[Action]:
     return [cls(player, state.board.layouts[i].id, state.board.layouts[i].names[pos])
             for i, pos in pieces]
 
@@ -79,7 +81,7 @@ def legal_actions(state: State, player: str) -> list[Action]:
     if step is Step.PLAY_CARD:
         return [PlayCard(player)]
     if step is Step.BREAK_CARD:
-        deck = Deck.GOOD if sum(turn.roll) % 2 == 0 else Deck.BAD
+        deck = break_deck(turn.roll)
         return [BreakCard(player, code) for code in decks.kinds(deck)]
     if step is Step.DRAW:
         return [Draw(player, code) for code in decks.kinds(Deck.PLAYING)]
@@ -134,10 +136,11 @@ def placements(state: State) -> list[tuple[Place, Placed]]:
             continue
         hood = state.hoods[i]
         layout = state.board.layouts[i]
-        if turn.free_count:
+        rackets: list[Racket]
+        if turn.free is not None and turn.free_count:
             if hood.racket not in (None, turn.free):
                 continue
-            rackets: list[Racket] = [turn.free]  # type: ignore[list-item]
+            rackets = [turn.free]
         else:
             rackets = [hood.racket] if hood.racket else list(Racket)
 
@@ -153,6 +156,7 @@ def placements(state: State) -> list[tuple[Place, Placed]]:
         illegal = 0
         for pos in bits(empty):
             near = layout.straight[pos]
+            outcome: Placed | Forbidden
             if near & empty and not near & others:  # it stands, and touches nobody
                 outcome = Placed(tuple(m | 1 << pos if s == seat else m
                                        for s, m in enumerate(hood.pieces)), ())

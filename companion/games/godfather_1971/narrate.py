@@ -22,7 +22,7 @@ from companion.games.godfather_1971.actions import (
     Sell,
     Shuffle,
 )
-from companion.games.godfather_1971.cards import Deck, parse_card
+from companion.games.godfather_1971.cards import Deck, break_deck, parse_card
 from companion.games.godfather_1971.layout import Layout
 from companion.games.godfather_1971.scoring import end_reason, score
 from companion.games.godfather_1971.state import Cards, Ruling, RulingKind, State, Step
@@ -43,6 +43,12 @@ def _piece(state: State, hood_id: str) -> str:
     return racket.piece if racket else "piece"
 
 
+def _control_value(state: State, i: int) -> int:
+    racket = state.hoods[i].racket
+    assert racket is not None  # CONTROL is of pieces on the board, so of a racket
+    return state.board.value(i, racket)
+
+
 def ruling_lines(state: State, r: Ruling) -> list[str]:
     layout = state.board.layouts[r.hood]
     who = state.name(r.seat)
@@ -60,7 +66,7 @@ def ruling_lines(state: State, r: Ruling) -> list[str]:
         assert v is not None
         head = f"  {layout.name}: {who} holds {v.holds} of {v.size} positions"
         if r.kind is RulingKind.CONTROL:
-            value = state.board.value(r.hood, state.hoods[r.hood].racket)  # type: ignore[arg-type]
+            value = _control_value(state, r.hood)
             return [f"{head}, and no opponent can reduce that in one turn: CONTROL. "
                     f"{who} is credited ${value:,} and gets a bonus on each of the next three "
                     "turns; the neighborhood is closed."]
@@ -79,7 +85,7 @@ def ruling_lines(state: State, r: Ruling) -> list[str]:
     if r.kind is RulingKind.WITHHELD:
         return [f"  {who} plays into the declared territory in {layout.name}: CONTROL is "
                 "withheld, and the declaring player loses one piece there."]
-    value = state.board.value(r.hood, state.hoods[r.hood].racket)  # type: ignore[arg-type]
+    value = _control_value(state, r.hood)
     return [f"  Nobody challenged: CONTROL of {layout.name} is conceded to {who} (${value:,})."]
 
 
@@ -102,7 +108,8 @@ def narrate(before: State, action: Action, after: State, viewer: str | None = No
         card = parse_card(after.turn.card, Deck.PLAYING)
         lines.append(f"{who} plays a card: {card.label}.")
     elif isinstance(action, BreakCard):
-        deck = Deck.GOOD if sum(before.turn.roll) % 2 == 0 else Deck.BAD  # type: ignore[union-attr]
+        assert before.turn is not None  # a Break card is drawn in a turn
+        deck = break_deck(before.turn.roll)
         lines.append(f"{who} draws {parse_card(action.card, deck).label}.")
     elif isinstance(action, Draw):
         lines.append(f"You draw {parse_card(action.card, Deck.PLAYING).label} for your next "
@@ -159,10 +166,10 @@ def _place_lines(before: State, action: Place, after: State) -> list[str]:
         how.append(f"{free} free")
     if paid:
         how.append(f"${paid:,}")
-    article = "an" if racket.title[0] in "AEIOU" else "a"
-    opened = (f"; {layout.name} is now {article} {racket.title} neighborhood"
+    article = "an" if racket.card_name[0] in "AEIOU" else "a"
+    opened = (f"; {layout.name} is now {article} {racket.card_name} neighborhood"
               if before.hoods[i].racket is None else "")
-    lines = [f"{action.player} positions {racket.count(n)} on {_list(list(action.positions))} "
+    lines = [f"{action.player} positions {racket.counted(n)} on {_list(list(action.positions))} "
              f"in {layout.name} ({', '.join(how) or 'free'}){opened}."]
     if after.turn.voided > before.turn.voided:
         lost = after.turn.voided - before.turn.voided

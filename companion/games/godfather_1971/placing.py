@@ -42,7 +42,7 @@ def position_index(layout: Layout, position: str) -> int:
 
 
 def pieces_word(racket: Racket | None, n: int) -> str:
-    return racket.count(n) if racket else f"{n} piece{'s' if n != 1 else ''}"
+    return racket.counted(n) if racket else f"{n} piece{'s' if n != 1 else ''}"
 
 
 def who_holds(state: State, i: int, pos: int) -> int | None:
@@ -99,15 +99,15 @@ def check_place(state: State, action: Place) -> Plan:
         raise MalformedAction(f"place: nobody has played {layout.name} yet: say which racket "
                               "(racket: bookie, strongarm, bootlegger, loan-shark or hijacker)")
     if hood.racket is not None and action.racket not in (None, hood.racket):
-        raise RuleViolation("The Play C", f"{layout.name}'s racket is {hood.racket.title}: "
+        raise RuleViolation("The Play C", f"{layout.name}'s racket is {hood.racket.card_name}: "
                             f"only {hood.racket.pieces} may be positioned there, not "
                             f"{action.racket.pieces}")
     if turn.free_count and racket is not turn.free:
         assert turn.free is not None
-        raise RuleViolation("The Play A", f"your {turn.free.count(turn.free_count)} from the "
+        raise RuleViolation("The Play A", f"your {turn.free.counted(turn.free_count)} from the "
                             f"card must be positioned first, and {layout.name} "
-                            + (f"is a {racket.title} neighborhood" if hood.racket else
-                               f"would become a {racket.title} neighborhood"))
+                            + (f"is a {racket.card_name} neighborhood" if hood.racket else
+                               f"would become a {racket.card_name} neighborhood"))
     n = len(action.positions)
     if len(set(action.positions)) != n:
         raise MalformedAction("place: a position is named twice")
@@ -116,12 +116,11 @@ def check_place(state: State, action: Place) -> Plan:
                             f"turn: you have positioned {turn.placed[i]} in {layout.name} "
                             f"this turn")
     move = 0
-    taken_by = occupied(hood.pieces)
     for p in action.positions:
         pos = position_index(layout, p)
-        if taken_by >> pos & 1:
-            owner = who_holds(state, i, pos)
-            whose = "yours" if owner == seat else f"{state.name(owner)}'s"  # type: ignore[arg-type]
+        owner = who_holds(state, i, pos)
+        if owner is not None:
+            whose = "yours" if owner == seat else f"{state.name(owner)}'s"
             raise RuleViolation("The Play C", f"{p} in {layout.name} is occupied ({whose}): "
                                 "pieces go on unoccupied positions")
         move |= 1 << pos
@@ -157,7 +156,8 @@ def apply_place(state: State, action: Place) -> State:
                             free=turn.free if turn.free_count - plan.free else None)
     if plan.outcome.taken:
         state = replace(state, rulings=(*state.rulings, Ruling(
-            RulingKind.CAPTURE, i, seat, plan.outcome.taken, plan.move)))
+            RulingKind.CAPTURE, i, seat, plan.outcome.taken, plan.move,
+            board=plan.outcome.pieces)))
     return settle_free(state)
 
 

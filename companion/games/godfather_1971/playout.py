@@ -19,7 +19,7 @@ from companion.games.godfather_1971.actions import (
     Roll,
     Shuffle,
 )
-from companion.games.godfather_1971.cards import Deck
+from companion.games.godfather_1971.cards import Deck, break_deck
 from companion.games.godfather_1971.fight import Placed, occupied, place
 from companion.games.godfather_1971.layout import bits
 from companion.games.godfather_1971.legal import (
@@ -41,19 +41,30 @@ from companion.protocol.errors import MalformedAction, RuleViolation
 TRIES = 12
 
 
+def chance_action(state: State, rng: random.Random) -> Shuffle | None:
+    """The chance the game waits for that neither a die nor a player gives: the companion's
+    decks shuffled (``cards: companion``), drawn from ``rng``; None when it waits for none.
+    The record names the first seat, as the table's shuffle did before the companion drew it."""
+    if state.step is not Step.SHUFFLE:
+        return None
+    decks = state.board.decks
+    playing, good, bad = (tuple(rng.sample(decks.of(d), len(decks.of(d)))) for d in Deck)
+    return Shuffle(state.name(0), playing, good, bad)
+
+
 def random_action(state: State, rng: random.Random) -> Action:
+    chance = chance_action(state, rng)
+    if chance is not None:
+        return chance
     [w] = waiting_for(state)
     if w.dice is not None:
         return Roll(w.player, (rng.randint(1, 6), rng.randint(1, 6)))
     decks = state.board.decks
-    if state.step is Step.SHUFFLE:
-        return Shuffle(w.player, *(tuple(rng.sample(decks.of(d), len(decks.of(d))))
-                                   for d in Deck))
     if state.step is Step.DRAW:  # physical cards: as if drawn from a shuffled deck
         return Draw(w.player, rng.choice(decks.playing))
     if state.step is Step.BREAK_CARD:
         assert state.turn is not None
-        deck = Deck.GOOD if sum(state.turn.roll) % 2 == 0 else Deck.BAD
+        deck = break_deck(state.turn.roll)
         return BreakCard(w.player, rng.choice(decks.of(deck)))
     if state.step is not Step.PLACE:
         return rng.choice(legal_actions(state, w.player))

@@ -30,12 +30,13 @@ class Racket(StrEnum):
     def pieces(self) -> str:
         return PIECES[self]
 
+    # Not ``title`` and ``count``: a racket is a ``str``, whose methods those are.
     @property
-    def title(self) -> str:
+    def card_name(self) -> str:
         """The racket as the Racket Control Value card names it."""
         return TITLE[self]
 
-    def count(self, n: int) -> str:
+    def counted(self, n: int) -> str:
         """"1 Bookie", "3 Loan Sharks"."""
         return f"{n} {self.piece if n == 1 else self.pieces}"
 
@@ -73,6 +74,6 @@ def parse_racket(value: object) -> Racket | None:
     key = value.strip().lower().replace("_", "-").replace(" ", "-")
     for r in Racket:
         if key in (r.value, r.piece.lower().replace(" ", "-"), r.pieces.lower().replace(" ", "-"),
-                   r.title.lower().replace(" ", "-"), "strongman"):
+                   r.card_name.lower().replace(" ", "-"), "strongman"):
             return r if key != "strongman" else Racket.STRONGARM
     return None

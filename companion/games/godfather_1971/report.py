@@ -51,7 +51,7 @@ def summary(state: State) -> str:
                                      for s, p in enumerate(state.players))]
     for i, layout in enumerate(state.board.layouts):
         hood = state.hoods[i]
-        racket = hood.racket.title if hood.racket else "unplayed"
+        racket = hood.racket.card_name if hood.racket else "unplayed"
         status = (f"CONTROL: {state.name(hood.controller)}" if hood.controller is not None
                   else "stalemated" if hood.stalemated else "open")
         lines.append(f"\n{layout.name} ({racket}; {status})")

@@ -127,7 +127,7 @@ def score_table(scores: dict[str, Any]) -> str:
         lines.append(f"{name:<24} {scores['cash'][name]:>9,} {rackets:>9,} {total:>9,}")
         for c in scores["credits"].get(name, []):
             racket = parse_racket(c["racket"])
-            title = racket.title if racket else c["racket"]
+            title = racket.card_name if racket else c["racket"]
             lines.append(f"    {title} in {c.get('name', c['neighborhood'])}: ${c['value']:,}")
     lines.append("Winner: " + " and ".join(scores["winners"]) + " (THE GODFATHER)")
     return "\n".join(lines)

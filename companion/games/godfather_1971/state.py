@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import TypedDict, Unpack
 
 from companion.games.godfather_1971.board import Board
 from companion.games.godfather_1971.control import Verdict
@@ -62,7 +63,7 @@ class Ruling:
     taken: tuple[Taken, ...] = ()  # a capture's groups and fences
     placed: int = 0  # the placement that made a capture or a challenge
     verdict: Verdict | None = None  # a CONTROL check: the count and any breaking turn
-    board: tuple[int, ...] = ()  # a CONTROL check's pieces, as they stood when it was made
+    board: tuple[int, ...] = ()  # the pieces as they stood when it was made (the pages draw it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +133,44 @@ class Turn:
     penalty: int | None = None  # declared variant: the neighborhood of the piece owed now
 
 
+# What ``State.with_player``, ``with_hood`` and ``with_turn`` may change, so that each change
+# is type-checked where it is made (mypy checks these keys against the dataclasses' fields).
+
+
+class PlayerChanges(TypedDict, total=False):
+    cash: int
+    hand: str | None
+    started: bool
+    credits: tuple[tuple[str, int], ...]
+    bonuses: tuple[Bonus, ...]
+    penalties: tuple[int, ...]
+    debt: int
+
+
+class HoodChanges(TypedDict, total=False):
+    pieces: tuple[int, ...]
+    racket: Racket | None
+    controller: int | None
+    stalemated: bool
+    declared: Declaration | None
+    verdict: Verdict | None
+
+
+class TurnChanges(TypedDict, total=False):
+    placed: tuple[int, ...]
+    card: str | None
+    free: Racket | None
+    free_count: int
+    voided: int
+    roll: tuple[int, ...]
+    break_card: str | None
+    fingers: int
+    lose: Racket | None
+    lose_count: int
+    owed: int
+    penalty: int | None
+
+
 @dataclass(frozen=True, slots=True)
 class State:
     board: Board
@@ -167,17 +206,17 @@ class State:
     def active(self) -> int | None:
         return self.turn.seat if self.turn is not None else None
 
-    def with_player(self, seat: int, **changes: object) -> State:
+    def with_player(self, seat: int, **changes: Unpack[PlayerChanges]) -> State:
         players = list(self.players)
         players[seat] = replace(players[seat], **changes)
         return replace(self, players=tuple(players))
 
-    def with_hood(self, i: int, **changes: object) -> State:
+    def with_hood(self, i: int, **changes: Unpack[HoodChanges]) -> State:
         hoods = list(self.hoods)
         hoods[i] = replace(hoods[i], **changes)
         return replace(self, hoods=tuple(hoods))
 
-    def with_turn(self, **changes: object) -> State:
+    def with_turn(self, **changes: Unpack[TurnChanges]) -> State:
         assert self.turn is not None
         return replace(self, turn=replace(self.turn, **changes))
 

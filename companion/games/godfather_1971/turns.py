@@ -23,7 +23,7 @@ from companion.games.godfather_1971.actions import (
     Roll,
     Shuffle,
 )
-from companion.games.godfather_1971.cards import Card, CardError, Deck, Kind, parse_card
+from companion.games.godfather_1971.cards import Card, CardError, Deck, Kind, break_deck, parse_card
 from companion.games.godfather_1971.closing import (
     all_closed,
     concede,
@@ -67,7 +67,7 @@ def shuffle(state: State, action: Shuffle) -> State:
     for deck, given in ((Deck.PLAYING, action.playing), (Deck.GOOD, action.good),
                         (Deck.BAD, action.bad)):
         if sorted(given) != sorted(decks.of(deck)):
-            raise RuleViolation("Preparation", f"{deck.title} is {len(decks.of(deck))} cards "
+            raise RuleViolation("Preparation", f"{deck.phrase} is {len(decks.of(deck))} cards "
                                 "(docs/godfather-1971.md); the shuffle must list each once, "
                                 f"in its new order ({len(given)} listed)")
     return after_setup(replace(state, deck=action.playing, good=action.good, bad=action.bad))
@@ -125,7 +125,9 @@ def after_penalties(state: State) -> State:
     if hood is not None:
         return replace(state.with_turn(penalty=hood), step=Step.PENALTY)
     state = state.with_turn(penalty=None)
-    if state.players[state.turn.seat].hand is not None and not state.turn.first:
+    turn = state.turn
+    assert turn is not None
+    if state.players[turn.seat].hand is not None and not turn.first:
         return replace(state, step=Step.PLAY_CARD)
     return replace(state, step=Step.PLACE)
 
@@ -171,7 +173,7 @@ def breaks_roll(state: State, action: Roll) -> State:
     """Breaks of the Game: "if he rolls an even number, he draws a card from the GOOD BREAK
     pack; if odd, from the BAD BREAK pack"."""
     state = state.with_turn(roll=action.faces)
-    deck = Deck.GOOD if sum(action.faces) % 2 == 0 else Deck.BAD
+    deck = break_deck(action.faces)
     if state.cards is Cards.PHYSICAL:
         return replace(state, step=Step.BREAK_CARD)
     pile = state.good if deck is Deck.GOOD else state.bad
@@ -182,13 +184,13 @@ def breaks_roll(state: State, action: Roll) -> State:
 
 def break_card(state: State, action: BreakCard) -> State:
     assert state.turn is not None
-    deck = Deck.GOOD if sum(state.turn.roll) % 2 == 0 else Deck.BAD
+    deck = break_deck(state.turn.roll)
     try:
         card = parse_card(action.card, deck)
     except CardError as exc:
         raise RuleViolation("The Cards", f"the roll was {sum(state.turn.roll)}, "
                             f"{'even' if deck is Deck.GOOD else 'odd'}: the card comes from "
-                            f"{deck.title}. {exc}") from None
+                            f"{deck.phrase}. {exc}") from None
     return apply_break(state, card)
 
 
@@ -259,8 +261,9 @@ def finger(state: State, action: Finger) -> State:
         where = f"{action.position} in {state.board.layouts[i].name}"
         raise RuleViolation("The Cards", f"the Fingerman removes opponents' pieces; {where} is "
                             + ("empty" if owner is None else "yours"))
-    state = remove(state, owner, i, pos).with_turn(fingers=state.turn.fingers - 1)
-    if state.turn.fingers == 0 or not opponents_pieces(state, seat):
+    left = state.turn.fingers - 1
+    state = remove(state, owner, i, pos).with_turn(fingers=left)
+    if left == 0 or not opponents_pieces(state, seat):
         return replace(state, step=Step.PLACE)
     return state
 
@@ -279,17 +282,19 @@ def give_up(state: State, action: GiveUp) -> State:
         raise RuleViolation("The Cards" if state.step is Step.LOSE_PIECES else "Control",
                             f"{action.position} in {name} is not one of your pieces")
     if state.step is Step.PENALTY:
-        if i != turn.penalty:
+        if turn.penalty is not None and i != turn.penalty:
             raise RuleViolation("Control", "the penalty is a piece in "
-                                f"{state.board.layouts[turn.penalty].name}")  # type: ignore[index]
+                                f"{state.board.layouts[turn.penalty].name}")
         state = remove(state, owner, i, pos)
         p = state.players[owner]
         state = state.with_player(owner, penalties=p.penalties[1:])
         return after_penalties(state)
-    if state.hoods[i].racket is not turn.lose:
-        assert turn.lose is not None
+    racket = state.hoods[i].racket
+    if racket is not turn.lose:
+        # A piece is on the board, so its neighborhood has a racket; the step has a Bad Break.
+        assert racket is not None and turn.lose is not None
         raise RuleViolation("The Cards", f"the Bad Break takes {turn.lose.pieces}; {name} is a "
-                            f"{state.hoods[i].racket.title} neighborhood")  # type: ignore[union-attr]
+                            f"{racket.card_name} neighborhood")
     state = remove(state, owner, i, pos)
     left = turn.lose_count - 1
     state = state.with_turn(lose_count=left, lose=turn.lose if left else None)
@@ -317,7 +322,7 @@ def end_turn(state: State, action: EndTurn) -> State:
     assert turn is not None
     if turn.free_count:
         assert turn.free is not None
-        raise RuleViolation("The Play A", f"the card's {turn.free.count(turn.free_count)} must "
+        raise RuleViolation("The Play A", f"the card's {turn.free.counted(turn.free_count)} must "
                             "be positioned first, free of charge")
     if turn.first and len(first_turn_hoods(state)) < first_turn_needs(state):
         raise RuleViolation("To Start", "the first turn positions one to three pieces in each "

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.godfather_1971.actions import Action, Draw, Shuffle
-from companion.games.godfather_1971.cards import Deck, parse_card
+from companion.games.godfather_1971.cards import Deck, break_deck, parse_card
 from companion.games.godfather_1971.control import Verdict
 from companion.games.godfather_1971.fight import controlled, holds
 from companion.games.godfather_1971.layout import Layout, bits
@@ -102,7 +102,7 @@ def hood_json(state: State, i: int) -> dict[str, Any]:
         "size": layout.size,
         "needs": layout.size // 2 + 1,
         "racket": (None if hood.racket is None else
-                   {"id": hood.racket.value, "title": hood.racket.title,
+                   {"id": hood.racket.value, "title": hood.racket.card_name,
                     "piece": hood.racket.piece, "cost": hood.racket.cost,
                     "value": state.board.value(i, hood.racket)}),
         "status": status,
@@ -123,7 +123,7 @@ def turn_json(state: State) -> dict[str, Any] | None:
     t = state.turn
     if t is None:
         return None
-    deck = Deck.GOOD if sum(t.roll) % 2 == 0 else Deck.BAD
+    deck = break_deck(t.roll)
     return {
         "player": state.name(t.seat),
         "number": t.number,
@@ -203,12 +203,13 @@ def action_view(before: State, action: Action, viewer: str | None) -> dict[str, 
 def scramble(state: State, viewer: str | None, rng: random.Random) -> State:
     """``state`` with every secret ``viewer`` may not see drawn anew: the other players' held
     cards and the order of the companion's decks."""
-    others = [s for s, p in enumerate(state.players) if p.name != viewer and p.hand is not None]
+    held = {s: p.hand for s, p in enumerate(state.players)
+            if p.name != viewer and p.hand is not None}
     players = list(state.players)
     if state.cards is Cards.COMPANION:
-        pool = [*state.deck, *(players[s].hand for s in others)]
+        pool = [*state.deck, *held.values()]
         rng.shuffle(pool)
-        for s in others:
+        for s in held:
             players[s] = replace(players[s], hand=pool.pop())
         good, bad = list(state.good), list(state.bad)
         rng.shuffle(good)
@@ -216,6 +217,6 @@ def scramble(state: State, viewer: str | None, rng: random.Random) -> State:
         return replace(state, players=tuple(players), deck=tuple(pool), good=tuple(good),
                        bad=tuple(bad))
     kinds = state.board.decks.playing
-    for s in others:
+    for s in held:
         players[s] = replace(players[s], hand=rng.choice(kinds))
     return replace(state, players=tuple(players))

@@ -15,6 +15,12 @@ const OWN = {
     end: () => import("../games/cash-n-guns/end.js"),
     words: () => import("../games/cash-n-guns/words.js"),
   },
+  "godfather-1971": {
+    table: () => import("../games/godfather-1971/table.js"),
+    play: () => import("../games/godfather-1971/play.js"),
+    end: () => import("../games/godfather-1971/end.js"),
+    words: () => import("../games/godfather-1971/words.js"),
+  },
 };
 
 /* The module for `part` of the game `kind`: a page ("table", "play", "end"; it exports
