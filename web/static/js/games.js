@@ -9,6 +9,12 @@ const OWN = {
     end: () => import("../games/new-don/end.js"),
     words: () => import("../games/new-don/words.js"),
   },
+  "gangster-dice": {
+    table: () => import("../games/gangster-dice/table.js"),
+    play: () => import("../games/gangster-dice/play.js"),
+    end: () => import("../games/gangster-dice/end.js"),
+    words: () => import("../games/gangster-dice/words.js"),
+  },
 };
 
 /* The module for `part` of the game `kind`: a page ("table", "play", "end"; it exports
