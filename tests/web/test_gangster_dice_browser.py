@@ -62,6 +62,7 @@ class Table:
         self.phones: dict = {}
         self.table = None
         self.game_id = ""
+        self.shoot: Path | None = None  # a screenshot of the next roll or bid, before it is sent
 
     def page(self, **context):
         ctx = self.browser.new_context(**context)
@@ -116,6 +117,7 @@ class Table:
             "e.dataset.symbol])")
         symbols = dict(labels)
         assert slots == [[c, symbols[str(f)]] for c, f in zip(colours, faces, strict=True)]
+        self.shot(phone)
         phone.click("#dice-entry button.send")
 
     def bid(self, rng: random.Random, player: str) -> None:
@@ -128,7 +130,13 @@ class Table:
                         f"[data-favor='{card.favor}']")
         send = phone.locator("#bid-send")
         assert json.loads(send.get_attribute("data-action")) == normal(action.to_dict())
+        self.shot(phone)
         send.click()
+
+    def shot(self, phone) -> None:
+        if self.shoot:
+            phone.screenshot(path=str(self.shoot))
+            self.shoot = None
 
     def swap(self, rng: random.Random, player: str) -> None:
         phone = self.phones[player]
@@ -302,15 +310,17 @@ def test_a_four_player_game_from_the_pages_with_simulated_dice(server_factory, b
                 t.wait_for(lambda s=seq: t.game.seq > s)
                 continue
             w = rng.choice(asked)
+            shoot = shots and not shot and w.does == "bid" and t.game.state.round >= 2
+            if shoot:
+                t.shoot = shots / "gd-phone.png"
             t.move(rng, w.player, w.does)
             moves += 1
             seen.add(w.does)
             t.check_pages()
-            state = t.game.state
-            if shots and not shot and state.round >= 2 and state.phase.value == "bids":
-                t.table.screenshot(path=str(shots / "gd-table.png"), full_page=True)
-                t.phones[w.player].screenshot(path=str(shots / "gd-phone.png"), full_page=True)
+            if shoot:
+                t.table.screenshot(path=str(shots / "gd-table.png"))
                 shot = True
+        print("moves made on the phones:", moves, sorted(seen))
         assert {"character", "bid"} <= seen and moves > 20
         t.settle()
         assert "Winner:" in t.table.inner_text("#over")
@@ -321,8 +331,6 @@ def test_a_four_player_game_from_the_pages_with_simulated_dice(server_factory, b
         end.wait_for_selector(".gd-final table.scores")
         winners = t.game.rules.score(t.game.state)["winners"]
         assert f"Winner: {' and '.join(winners)}" in end.inner_text("#scores")
-        if shots:
-            t.table.screenshot(path=str(shots / "gd-table-final.png"), full_page=True)
         t.check_streams()
         assert not t.errors, t.errors
     finally:
@@ -352,9 +360,8 @@ def test_a_two_player_game_follows_the_variant_with_rolls_tapped_as_symbols(
             w = rng.choice(waiting_for(state))
             if w.does == "bid" and state.bids_due(state.seat(w.player)) == 2:
                 two_bids += 1
-                if shots and two_bids == 1:
-                    t.phones[w.player].screenshot(path=str(shots / "gd-phone-2p.png"),
-                                                  full_page=True)
+            if shots and w.does == "roll" and state.round == 2:
+                t.shoot = shots / "gd-roll.png"
             t.move(rng, w.player, w.does)
             before = state.reveal
             t.check_pages()  # the reveal on every page is the engine's, row for row

@@ -130,15 +130,14 @@ export function revealBox(view) {
   return h("div", { class: "gd-reveal", dataset: { round: String(r.round) } },
     h("h3", { text: `Round ${r.round}'s cards` }),
     h("table", { class: "scores gd-bids" },
-      h("tr", {}, ["player", "bid", "symbols", "favor", "Streets", "score"].map((c, i) =>
-        h("th", { class: i >= 2 ? "num" : null, text: c }))),
+      h("tr", {}, h("th", { text: "player" }), h("th", { text: "bid" }),
+        h("th", { class: "num", text: "score" })),
       r.bids.map((b) => h("tr", { dataset: { player: b.player, token: b.token, score: String(b.score) } },
         h("td", {}, who(view, b.player)),
         h("td", {}, symbolIcon(tokenOf(b.token).symbol, { classes: "small" }), ` ${tokenOf(b.token).name}`),
-        h("td", { class: "num", text: String(b.symbols) }),
-        h("td", { class: "num", text: `+${b.favor}` }),
-        h("td", { class: "num", text: b.streets ? `+${b.streets}` : "" }),
-        h("td", { class: "num gd-score", text: `= ${b.score}` })))),
+        h("td", { class: "num" }, `${b.symbols} + ${b.favor}` + (b.streets ? ` + ${b.streets}` : "") + " = ",
+          h("b", { class: "gd-score", text: String(b.score) }))))),
+    h("p", { class: "small muted", text: "A score: the symbols the dice show + the favor card (+ the dice on the Streets, for its controller)." }),
     h("ul", { class: "gd-outcomes" }, r.tokens.map((o) => outcomeLine(view, o))));
 }
 

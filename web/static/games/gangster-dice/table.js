@@ -3,7 +3,7 @@
  * number), the round's revealed bids with the scores worked out, the favor cards, whose turn,
  * the log, and the winners. It sees what the physical table shows: no hand, no bid before
  * the reveal. */
-import { fill, toast } from "../../js/dom.js";
+import { fill } from "../../js/dom.js";
 import { Live } from "../../js/live.js";
 import { showLog, showTurn } from "../../js/shell.js";
 import { effectLine, favorBox, playersBox, revealBox, scoreTable, tokensBox } from "./parts.js";
@@ -24,8 +24,7 @@ export function start(page) {
     if (pic.scores) fill("scores", v.end ? v.end + "." : "The host ended the game.", scoreTable(pic.scores, v));
   }
 
-  new Live(`/api/games/${page.game}/events?as=table`, {
-    picture: render,
-    dice: (d) => toast(d.text, true),  // who is rolling: never what they rolled before it is sent
-  }).connect();
+  // Every player rolls at once at a round's start: "Maria is rolling" toasts would only cover
+  // the screen, and whose turn already says who the game waits for.
+  new Live(`/api/games/${page.game}/events?as=table`, { picture: render }).connect();
 }
