@@ -185,6 +185,15 @@ class TestTheRoll:
         shown = player_view(s, None)["players"][0]["symbols"]
         assert shown == {"gavel": 2, "cocktail": 2, "gun": 2, "finger": 0}
 
+    def test_a_phone_offers_one_face_per_symbol(self):
+        """The phone's buttons are the request's faces: each symbol once (faces 1-4, the same
+        symbol on every die), so a tap means the same whatever the die's colour."""
+        s = three()
+        w = next(w for w in waiting_for(s) if w.player == "Maria")
+        assert w.dice is not None and w.dice.faces == (1, 2, 3, 4)
+        for d in s.components.dice:
+            assert {d.face(n) for n in w.dice.faces} == set(Symbol)
+
 
 class TestTheBids:
     def test_the_bid_card_must_match_a_symbol_on_the_dice_you_rolled(self):

@@ -22,7 +22,15 @@ from companion.games.gangster_dice.actions import (
     Swap,
     TakeOff,
 )
-from companion.games.gangster_dice.components import COLOURS, TOKENS, Colour, Dice, Token
+from companion.games.gangster_dice.components import (
+    COLOURS,
+    TOKENS,
+    Colour,
+    Components,
+    Dice,
+    Symbol,
+    Token,
+)
 from companion.games.gangster_dice.phases.bidding import check_bid
 from companion.games.gangster_dice.phases.tokens import MAX_SWAP
 from companion.games.gangster_dice.state import Phase, State, Task
@@ -99,8 +107,16 @@ def task_options(state: State, seat: int, task: Task) -> list[Action]:
 
 
 def roll_prompt(stash: Dice) -> str:
-    return (f"Roll your {stash.total} {'die' if stash.total == 1 else 'dice'} "
-            f"({stash.describe()}) and tap the symbol each one shows")
+    """ "Roll your 6 dice (2 white, 2 red, 2 blue)": the phone adds how to enter them, and
+    simulated dice roll by themselves."""
+    return f"Roll your {stash.total} {'die' if stash.total == 1 else 'dice'} ({stash.describe()})"
+
+
+def phone_faces(components: Components) -> tuple[int, ...]:
+    """The faces a phone offers to tap: one per symbol, the first face number showing it
+    (1-4, the same symbol on every die). Faces 5 and 6 repeat a symbol, so a button for them
+    would only be a second button for the same tap; simulated dice still roll all six."""
+    return tuple(sorted({d.number(s) for d in components.dice for s in Symbol}))
 
 
 def roll_ask(state: State, seat: int) -> str:
@@ -127,7 +143,8 @@ def waiting_for(state: State) -> list[Waiting]:
         for seat, p in enumerate(state.players):
             if p.rolled is None:
                 out.append(Waiting(p.name, "roll", DiceRequest(
-                    p.stash.total, ask=roll_ask(state, seat), prompt=roll_prompt(p.stash))))
+                    p.stash.total, faces=phone_faces(state.components),
+                    ask=roll_ask(state, seat), prompt=roll_prompt(p.stash))))
             elif p.bid is None:
                 out.append(Waiting(p.name, "bid"))
     elif state.phase is Phase.TOKENS and state.tasks:

@@ -10,10 +10,13 @@ import { h } from "./dom.js";
 import { dieFace } from "./dice.js";
 
 export class DiceEntry {
-  /* `page` is the phone's body dataset (game, csrf, phoneDice), `live` its Live picture. */
-  constructor(page, live) {
+  /* `page` is the phone's body dataset (game, csrf, phoneDice), `live` its Live picture.
+   * `drawFace(face, {slot, classes})` draws a face the way the game's dice look (by default
+   * with pips): `slot` is the die's place in the roll, undefined on a face's button. */
+  constructor(page, live, { drawFace = dieFace } = {}) {
     this.page = page;
     this.live = live;
+    this.drawFace = drawFace;
     this.faces = [];
     this.asked = null;
   }
@@ -31,11 +34,11 @@ export class DiceEntry {
       h("h2", { text: "Dice" }),
       h("p", { text: `${prompt}, then tap the faces you see.` }),
       h("div", { class: "slots" }, Array.from({ length: n }, (_, i) =>
-        this.faces[i] ? dieFace(this.faces[i], { classes: looks }) : h("span", { class: "slot" }))),
+        this.faces[i] ? this.drawFace(this.faces[i], { slot: i, classes: looks }) : h("span", { class: "slot" }))),
       h("div", { class: "faces" }, wanted.faces.map((f) => h("button", {
         class: "face", dataset: { face: String(f) }, "aria-label": `face ${f}`, disabled: this.faces.length >= n,
         onclick: () => this.tap(f, n),
-      }, dieFace(f)))),
+      }, this.drawFace(f, {})))),
       h("div", { class: "actions" },
         h("button", { class: "clear", disabled: !this.faces.length, onclick: () => this.untap() }, "⌫ Undo tap"),
         h("button", { class: "primary send", disabled: this.faces.length !== n, onclick: () => this.send(wanted) }, "Send roll")));

@@ -21,6 +21,12 @@ const OWN = {
     end: () => import("../games/godfather-1971/end.js"),
     words: () => import("../games/godfather-1971/words.js"),
   },
+  "gangster-dice": {
+    table: () => import("../games/gangster-dice/table.js"),
+    play: () => import("../games/gangster-dice/play.js"),
+    end: () => import("../games/gangster-dice/end.js"),
+    words: () => import("../games/gangster-dice/words.js"),
+  },
 };
 
 /* The module for `part` of the game `kind`: a page ("table", "play", "end"; it exports

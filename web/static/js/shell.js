@@ -6,6 +6,8 @@
  *   does        what each `waiting[].does` means, as "Maria to <does>" ("make an offer")
  *   rollField(move)  for the host's corrections: the action field holding a roll's faces
  *               ("faces" or "face"), or null for a move that is not a roll
+ *   colours     (optional) the seat colours its setup allows, for the home page's pickers
+ *   pairing     (optional) why its dice cannot be paired, shown on the pairing page instead
  * `plainWords` below serve a game that has none.
  */
 import { fill, h } from "./dom.js";

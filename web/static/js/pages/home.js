@@ -2,6 +2,7 @@
  * game's setup choices and house rules). */
 import { api, send } from "../api.js";
 import { fill, h } from "../dom.js";
+import { gameModule } from "../games.js";
 
 /* One select per choice (a game's setup choices, or its house rules), its values as JSON. */
 function selects(choices, key) {
@@ -38,6 +39,18 @@ function newGame(form, game) {
   return body;
 }
 
+/* Each seat's colour picker offers the colours the game allows: its words' `colours` (Gangster
+ * Dice: the bid cards'), or else every colour the page was served with; seat i starts on the
+ * i-th. */
+async function offerColours(form, game, every) {
+  const { words } = await gameModule(game.id, "words");
+  if (form.querySelector("#game").value !== game.id) return;  // another game was chosen meanwhile
+  const allowed = words.colours || every;
+  form.querySelectorAll(".seat-row select").forEach((sel, i) => {
+    sel.replaceChildren(...allowed.map((c, j) => h("option", { value: c, selected: j === i % allowed.length, text: c })));
+  });
+}
+
 export async function start(page) {
   const form = document.getElementById("create");
   if (!form) return;  // not the owner: the page says how to become one
@@ -45,6 +58,7 @@ export async function start(page) {
   const picker = document.getElementById("game");
   fill("game", rules.games.map((g) => h("option", { value: g.id, selected: g.id === rules.default, text: g.name })));
   const chosen = () => rules.games.find((g) => g.id === picker.value);
+  const every = [...form.querySelector(".seat-row select").options].map((o) => o.value);
 
   function showGame() {
     const g = chosen();
@@ -52,6 +66,7 @@ export async function start(page) {
     form.querySelectorAll(".seat-row").forEach((row, i) => { row.hidden = i >= g.players[1]; });
     fill("setup-choices", selects(g.setup, "setup"));
     fill("options", selects(g.options, "option"));
+    offerColours(form, g, every);
   }
   picker.addEventListener("change", showGame);
   showGame();

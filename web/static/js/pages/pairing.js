@@ -1,8 +1,10 @@
 /* Pairing the dice (host): per family and for a shared pool, "roll your dice now", the dice
- * found as they settle (polled while a pairing runs), keep fewer, and blink a die. */
+ * found as they settle (polled while a pairing runs), keep fewer, and blink a die. A game
+ * whose dice no reader can read says why in its words' `pairing`, shown instead. */
 import { api, send } from "../api.js";
 import { fill, h, toast } from "../dom.js";
 import { paint, swatch } from "../colours.js";
+import { gameModule } from "../games.js";
 
 const POLL_MS = 500;
 const NUMBERS = ["no", "one", "two", "three", "four", "five", "six"];
@@ -14,8 +16,21 @@ function rollNow(o) {
   return `Roll your ${NUMBERS[o.count] || o.count}${colour} ${o.count === 1 ? "die" : "dice"} now`;
 }
 
-export function start(page) {
+/* The game's reason its dice are not paired (its words' `pairing`), or null. */
+async function notPaired(game) {
+  const pic = await api("GET", `/api/games/${game}?as=table`);
+  if (!pic.ok) return null;
+  return (await gameModule(pic.data.game, "words")).words.pairing || null;
+}
+
+export async function start(page) {
   if (!document.getElementById("owners")) return;  // this companion reads no dice
+  const why = await notPaired(page.game);
+  if (why) {
+    document.getElementById("mode").closest("section").hidden = true;
+    fill("owners", h("section", { class: "card", id: "not-paired" }, h("p", { text: why })));
+    return;
+  }
   const base = `/api/games/${page.game}/dice`;
   const post = (path, body) => send(`${base}/${path}`, body, { csrf: page.csrf });
   let timer = null;
