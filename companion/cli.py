@@ -11,11 +11,14 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from importlib.metadata import entry_points
 from pathlib import Path
 
 from companion.gamefiles import GameFiles
 from companion.games import DEFAULT, PLANNED, game, games
+from companion.games.monopoly import MONOPOLY
+from companion.games.monopoly import data_file as monopoly_data
 from companion.games.new_don import NEW_DON, BoardError, check_board
 from companion.games.new_don.boards import SHIPPED, load_board
 from companion.paths import default_data_dir
@@ -42,10 +45,18 @@ def _fail(message: str, code: int = 1) -> int:
 
 def cmd_board_check(args: argparse.Namespace) -> int:
     path = Path(args.file)
+    check = BOARD_CHECKS.get(args.game)
+    if check is None:
+        return _fail(f"{args.game} has no data files to check; these have: "
+                     f"{', '.join(BOARD_CHECKS)}")
     try:
         text = path.read_text("utf-8")
     except OSError as exc:
         return _fail(f"cannot read {path}: {exc.strerror}")
+    return check(text, path)
+
+
+def check_new_don_board(text: str, path: Path) -> int:
     board, problems = check_board(text)
     for p in problems:
         print(p.format(str(path)))
@@ -64,6 +75,19 @@ def cmd_board_check(args: argparse.Namespace) -> int:
     if placeholders:
         print(f"{len(placeholders)} facts are placeholders, not traced from a real board.")
     return 0
+
+
+def check_monopoly_file(text: str, path: Path) -> int:
+    ok, lines = monopoly_data.report(text, str(path))
+    print("\n".join(lines))
+    return 0 if ok else 1
+
+
+# What `companion board check --game ID FILE` runs, per game with data files of its own.
+BOARD_CHECKS: dict[str, Callable[[str, Path], int]] = {
+    NEW_DON.id: check_new_don_board,
+    MONOPOLY.id: check_monopoly_file,
+}
 
 
 def cmd_board_show(args: argparse.Namespace) -> int:
@@ -316,7 +340,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     board = sub.add_parser("board", help="check or show a board file")
     bsub = board.add_subparsers(dest="board_command", metavar="ACTION", required=True)
-    p = bsub.add_parser("check", help="validate a board file traced from a printed board")
+    p = bsub.add_parser("check", help="validate a board file traced from a printed board "
+                        "(Monopoly: its board, cards or Don cards file)")
+    game_option(p)
     p.add_argument("file")
     p.set_defaults(func=cmd_board_check)
     p = bsub.add_parser("show", help="describe a shipped board or a board file")
