@@ -247,6 +247,7 @@ def test_a_speed_play_game_through_its_pages_to_a_bankruptcy(server_factory, bro
         assert places[-1] == VICTIM
         assert f"Winner: {scores['winners'][0]}" in end.inner_text("#scores")
         t.shot(t.table, "monopoly-table-final.png")
+        t.shot(t.phones[PLAYERS[0]], "monopoly-phone-final.png")
         t.shot(end, "monopoly-end.png")
 
         # Every event each page received is that page's own view.
@@ -285,6 +286,8 @@ def move(t: Table, rng: random.Random, state, waits, done: dict[str, int]):
             # The Banker deals a Title Deed face up: the host taps the player, then the deed.
             unowned = [i for i in state.board.properties if state.holding(i).owner is None]
             host.click(f'#deal-deeds button[data-player="{w.player}"]')
+            if not state.owned_by(state.seat(w.player)) and w.player == PLAYERS[-1]:
+                t.shot(host, "monopoly-host-deeds.png", full=False)
             host.click(f'#deal-deeds button.mono-pick[data-space="{rng.choice(unowned)}"]')
             return host
         card = f"don-{PLAYERS.index(w.player) + 1}"  # each was dealt their own
@@ -318,6 +321,8 @@ def move(t: Table, rng: random.Random, state, waits, done: dict[str, int]):
         if done["host_card"] <= done["phone_card"]:
             # The card turned up, entered by the table: tap it, then Enter.
             host.click(f'#enter-card button.mono-pick[data-card="{card}"]')
+            if not done["host_card"]:
+                t.shot(host, "monopoly-host-card.png", full=False)
             host.click("#enter-card-send")
             done["host_card"] += 1
             return host

@@ -21,6 +21,7 @@ export class DealDrafter {
     this.act = act;
     this.open = false;
     this.board = null;
+    this.view = null;
     this.to = null;
     this.give = emptySide();
     this.take = emptySide();
@@ -32,6 +33,7 @@ export class DealDrafter {
     const others = view.players.filter((p) => p.name !== this.me && !p.bankrupt);
     if (!mine || !mine.may_deal || !others.length) return null;
     this.board = board;
+    this.view = view;
     if (!others.some((p) => p.name === this.to)) { this.to = others[0].name; this.take = emptySide(); }
     const them = others.find((p) => p.name === this.to);
     this.keepOnly(this.give, mine);
@@ -52,7 +54,7 @@ export class DealDrafter {
   }
 
   summary() {
-    return `You give ${offerWords(this.board, this.give)}; you take ${offerWords(this.board, this.take)}.`;
+    return `You give ${offerWords(this.board, this.give, this.view)}; you take ${offerWords(this.board, this.take, this.view)}.`;
   }
 
   /* A tap or a keystroke changed the draft: say it again (no redraw: the field keeps focus). */

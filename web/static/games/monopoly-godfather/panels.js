@@ -25,9 +25,9 @@ export function deedChip(board, view, i) {
   h("span", { class: "mono-band", style: `background:${groupColour(board, i)}` }), board.spaces[i].name + built);
 }
 
-/* A Get Out of Jail Free card, a deed or cash, as a deal's side reads. */
-export function offerWords(board, offer) {
-  const parts = offer.spaces.map((i) => board.spaces[i].name);
+/* One side of a deal in words: its deeds (those face down said so), cards and cash. */
+export function offerWords(board, offer, view) {
+  const parts = offer.spaces.map((i) => board.spaces[i].name + (view.spaces[String(i)].mortgaged ? " (mortgaged)" : ""));
   if (offer.cards.length) parts.push(`${offer.cards.length} Get Out of Jail Free card${offer.cards.length > 1 ? "s" : ""}`);
   if (offer.cash) parts.push(money(offer.cash));
   return parts.join(", ") || "nothing";
@@ -73,8 +73,8 @@ export function holdLines(board, view, viewer) {
   }
   const d = view.deal;
   if (d) {
-    out.push(`${d.proposer === viewer ? "You offer" : d.proposer + " offers"} ${you(d.partner)} ${offerWords(board, d.give)} ` +
-      `for ${offerWords(board, d.take)}: waiting for ${you(d.partner)} to answer.`);
+    out.push(`${d.proposer === viewer ? "You offer" : d.proposer + " offers"} ${you(d.partner)} ${offerWords(board, d.give, view)} ` +
+      `for ${offerWords(board, d.take, view)}: waiting for ${you(d.partner)} to answer.`);
   }
   for (const debt of view.debts) {
     out.push(`${debt.debtor === viewer ? "You owe" : debt.debtor + " owes"} ${money(debt.amount)} to ${debt.creditor ? you(debt.creditor) : "the Bank"} (${debt.reason}).`);

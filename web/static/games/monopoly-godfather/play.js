@@ -83,8 +83,8 @@ export function start(page) {
   function dealTerms(pic) {
     const d = pic.view.deal;
     if (!d || d.partner !== me) return null;
-    return h("p", { class: "mono-terms", id: "deal-terms" }, `${d.proposer} offers you `, h("b", { text: offerWords(board, d.give) }),
-      " for ", h("b", { text: offerWords(board, d.take) }), ".");
+    return h("p", { class: "mono-terms", id: "deal-terms" }, `${d.proposer} offers you `, h("b", { text: offerWords(board, d.give, pic.view) }),
+      " for ", h("b", { text: offerWords(board, d.take, pic.view) }), ".");
   }
 
   /* "Your move": every choice that is not about one of my deeds, grouped as a turn goes. */

@@ -11,7 +11,7 @@ export function scoreTable(scores, view) {
   return h("div", { class: "mono-scores" },
     h("p", { class: "turn", text: `Winner: ${scores.winners.join(" and ") || "nobody"}` }),
     h("table", { class: "scores" },
-      h("tr", {}, ["", "player", "cash", "deeds", "mortgaged (½)", "buildings", "fortune"].map((t, i) =>
+      h("tr", {}, ["", "player", "cash", "deeds", "mortgaged", "buildings", "fortune"].map((t, i) =>
         h("th", { class: i > 1 ? "num" : null, text: t }))),
       names.map((n) => {
         const f = scores.fortunes[n];
@@ -20,7 +20,8 @@ export function scoreTable(scores, view) {
           cell(money(f.cash)), cell(money(f.properties)), cell(money(f.mortgaged)), cell(money(f.buildings)),
           h("td", { class: "num total", text: money(f.total) }));
       })),
-    h("p", { class: "small muted", text: how(scores) }));
+    h("p", { class: "small muted", text: how(scores) +
+      " A fortune is cash, the deeds at their price (mortgaged ones at half) and the buildings at theirs." }));
 }
 
 function how(scores) {

@@ -72,9 +72,9 @@ export class HostControls {
     const deck = this.board.cards.filter((c) => c.deck === view.drawing && !held.has(c.id));
     if (!deck.some((c) => c.id === this.drawn)) this.drawn = null;
     const chosen = deck.find((c) => c.id === this.drawn);
-    const name = view.drawing === "friends" ? "Friends" : "Enemies";
+    const deckName = view.drawing === "friends" ? "a Friends" : "an Enemies";
     return h("div", { id: "enter-card" },
-      h("p", { class: "small", text: `${wait.player} turned up a ${name} card: tap it, then Enter.` }),
+      h("p", { class: "small", text: `${wait.player} turned up ${deckName} card: tap it, then Enter.` }),
       h("div", { class: "mono-grid" }, deck.map((c) => h("button", {
         class: "mono-pick card-text" + (c.id === this.drawn ? " chosen" : ""), dataset: { card: c.id },
         "aria-pressed": c.id === this.drawn ? "true" : "false",
