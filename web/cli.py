@@ -12,10 +12,11 @@ a phone camera at the terminal instead of typing an IP address.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import segno
 
@@ -111,6 +112,21 @@ def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
     p.add_argument("--cert", metavar="FILE", help="with --key: your own certificate (PEM, "
                    "chain after it) instead of the self-signed one; implies --https")
     p.add_argument("--key", metavar="FILE", help="the private key of --cert (PEM, unencrypted)")
+    p.add_argument(
+        "--club",
+        metavar="URL",
+        help="back every game up to this club server as it is played (companion club serve); "
+        "the table never waits for it and catches up after an outage",
+    )
+    p.add_argument(
+        "--table-token",
+        default=os.environ.get("COMPANION_TABLE_TOKEN"),
+        metavar="T",
+        help="this table's token at the club (from companion club add-table; default "
+        "$COMPANION_TABLE_TOKEN, which keeps it out of the process list)",
+    )
+    p.add_argument("--club-ca", metavar="FILE",
+                   help="trust this certificate for an https:// club with its own certificate")
     p.add_argument("--threads", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     p.set_defaults(func=run_serve)
@@ -190,6 +206,11 @@ def run_serve(args: argparse.Namespace) -> int:
     from web.tls import CertificateError
 
     threads = args.threads or THREADS
+    if args.club and not args.table_token:
+        print("companion: --club needs this table's token (--table-token, or "
+              "$COMPANION_TABLE_TOKEN): the club's admin makes it with companion club "
+              "add-table", file=sys.stderr)
+        return 2
     if threads < SPARE_THREADS + 16:
         print(f"companion: --threads must be at least {SPARE_THREADS + 16} (each open page "
               f"holds one, and {SPARE_THREADS} are kept for page loads and moves)",
@@ -248,6 +269,7 @@ def run_serve(args: argparse.Namespace) -> int:
     print(f"Dice: {DICE_TEXT[args.dice]}")
     for name in extra:
         print(f"      and {name}.")
+    club = _start_club_sync(args, app)
     print(f"Games are saved in {data}. Stop with Ctrl-C.", flush=True)
 
     def stop(*_: object) -> None:
@@ -262,5 +284,25 @@ def run_serve(args: argparse.Namespace) -> int:
     finally:
         companion.hub.close()  # end the streams so their threads return
         server.stop()  # requests in flight finish before the games database closes
+        if club is not None:
+            club.stop()
         companion.close()
     return 0
+
+
+def _start_club_sync(args: argparse.Namespace, app: Any) -> Any:
+    """With ``--club``: back every durable event up to the club from a thread of its own (the
+    table service is followed from outside, and never waits for the network)."""
+    if not args.club:
+        return None
+    from companion.club.sync import ClubSync
+
+    try:
+        sync = ClubSync(app.extensions["companion"].service, args.club, args.table_token,
+                        ca=args.club_ca).start()
+    except ValueError as exc:
+        print(f"companion: --club: {exc}", file=sys.stderr)
+        return None
+    print(f"Club: every game is backed up to {args.club} as it is played (offline first: "
+          "the table plays on without it).")
+    return sync

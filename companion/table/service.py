@@ -23,7 +23,7 @@ from typing import Any
 
 from companion.gamefiles import GameFiles
 from companion.games import AnyGame, game_of_setup
-from companion.protocol import Action, MalformedAction, RuleViolation, Setup
+from companion.protocol import Action, Files, MalformedAction, RuleViolation, Setup
 from companion.protocol.seats import SeatError, clean_line
 from companion.records import Record, RecordError, dump_record, parse_record, replay, replay_actions
 from companion.table.storage import Storage, StoredEvent
@@ -137,6 +137,40 @@ def _effective(
     return out
 
 
+def _replay(game: Game, actions: list[tuple[int, Action]], files: Files) -> Any:
+    """Replay (seq, action) pairs; a refusal names the seq of the action it refused."""
+    try:
+        return replay_actions(game.rules, game.setup, actions, files)
+    except RecordError as exc:
+        action = dict(actions).get(exc.line)
+        what = f" ({action.TYPE} by {action.player})" if action is not None else ""
+        raise Refused(
+            "illegal",
+            f"move {exc.line}{what} would no longer be legal: {exc.reason}",
+            exc.rule,
+        ) from None
+
+
+def load_game(
+    game_id: str,
+    created_at: str,
+    status: str,
+    events: list[StoredEvent] | tuple[StoredEvent, ...],
+    files: Callable[[AnyGame], Files],
+) -> Game:
+    """A game as its log makes it: the setup, the actions in effect after undos and
+    corrections, and their replay. How the service loads every game on start, and how a copy
+    of a log kept elsewhere (the club server's) is read the same way. Raises what a damaged
+    log raises (:class:`Refused`, :class:`MalformedAction`, ``KeyError``, ...)."""
+    rules = game_of_setup(events[0].payload)
+    setup = rules.setup_from_dict(events[0].payload)
+    effective = _effective(rules, events[1:])
+    keys = {e.idem_key: e.seq for e in events if e.idem_key}
+    game = Game(game_id, created_at, status, rules, setup, tuple(events), tuple(effective),
+                None, keys)
+    return replace(game, state=_replay(game, effective, files(rules)))
+
+
 class TableService:
     """All games in one data folder. Thread-safe: one writer at a time, any number of readers."""
 
@@ -171,26 +205,10 @@ class TableService:
 
     def _replay(self, game: Game, actions: list[tuple[int, Action]]) -> Any:
         """Replay (seq, action) pairs; a refusal names the seq of the action it refused."""
-        try:
-            return replay_actions(game.rules, game.setup, actions, self.files(game.rules))
-        except RecordError as exc:
-            action = dict(actions).get(exc.line)
-            what = f" ({action.TYPE} by {action.player})" if action is not None else ""
-            raise Refused(
-                "illegal",
-                f"move {exc.line}{what} would no longer be legal: {exc.reason}",
-                exc.rule,
-            ) from None
+        return _replay(game, actions, self.files(game.rules))
 
     def _load(self, game_id: str, created_at: str, status: str) -> Game:
-        events = self.storage.events(game_id)
-        rules = game_of_setup(events[0].payload)
-        setup = rules.setup_from_dict(events[0].payload)
-        effective = _effective(rules, events[1:])
-        keys = {e.idem_key: e.seq for e in events if e.idem_key}
-        game = Game(game_id, created_at, status, rules, setup, tuple(events), tuple(effective),
-                    None, keys)
-        return replace(game, state=self._replay(game, effective))
+        return load_game(game_id, created_at, status, self.storage.events(game_id), self.files)
 
     # --- reading -------------------------------------------------------------------------
 

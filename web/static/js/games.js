@@ -15,6 +15,12 @@ const OWN = {
     end: () => import("../games/monopoly-godfather/end.js"),
     words: () => import("../games/monopoly-godfather/words.js"),
   },
+  "cash-n-guns": {
+    table: () => import("../games/cash-n-guns/table.js"),
+    play: () => import("../games/cash-n-guns/play.js"),
+    end: () => import("../games/cash-n-guns/end.js"),
+    words: () => import("../games/cash-n-guns/words.js"),
+  },
 };
 
 /* The module for `part` of the game `kind`: a page ("table", "play", "end"; it exports
