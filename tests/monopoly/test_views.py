@@ -2,7 +2,16 @@
 buildings, every balance, the last roll and what it caused; on a phone, only what is legal now,
 labelled for buttons; the two dice asked for as the table's shared pair."""
 
-from scenario import BROWN_1, DARK_BLUE, DARK_BLUE_1, DARK_BLUE_2, act, arrange, roll, table
+from monopoly_scenario import (
+    BROWN_1,
+    DARK_BLUE,
+    DARK_BLUE_1,
+    DARK_BLUE_2,
+    act,
+    arrange,
+    roll,
+    table,
+)
 
 from companion.games.monopoly import MONOPOLY
 from companion.protocol import DiceRequest
