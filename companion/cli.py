@@ -23,6 +23,8 @@ from companion.games.cash_n_guns.box_file import check_report
 from companion.games.godfather_1971 import GODFATHER_1971, check_tracing
 from companion.games.godfather_1971.board import board_report, neighborhood_report, value_card
 from companion.games.godfather_1971.data import DataError, neighborhood_file
+from companion.games.monopoly import MONOPOLY
+from companion.games.monopoly import data_file as monopoly_data
 from companion.games.new_don import NEW_DON, BoardError, check_board
 from companion.games.new_don.boards import SHIPPED, load_board
 from companion.paths import default_data_dir
@@ -125,6 +127,13 @@ def show_1971_board(which: str | None) -> int:
     return 0
 
 
+def check_monopoly_file(text: str, path: Path) -> int:
+    ok, lines = monopoly_data.report(text, str(path))
+    print("\n".join(lines))
+    return 0 if ok else 1
+
+
+
 def cmd_box_check(args: argparse.Namespace) -> int:
     """Ca$h 'n Guns' box file: the shipped one, or a table's own count of its deck."""
     if args.file is None:
@@ -184,6 +193,7 @@ def show_new_don_board(which: str | None) -> int:
 BOARD_CHECKS: dict[str, Callable[[str, Path], int]] = {
     NEW_DON.id: check_new_don_board,
     GODFATHER_1971.id: check_1971_neighborhood,
+    MONOPOLY.id: check_monopoly_file,
 }
 BOARD_SHOWS: dict[str, Callable[[str | None], int]] = {
     NEW_DON.id: show_new_don_board,
@@ -416,7 +426,8 @@ def build_parser() -> argparse.ArgumentParser:
     board = sub.add_parser("board", help="check or show a board file")
     bsub = board.add_subparsers(dest="board_command", metavar="ACTION", required=True)
     p = bsub.add_parser("check", help="validate a board file traced from a printed board "
-                        "(godfather-1971: one neighborhood's file)")
+                        "(godfather-1971: one neighborhood's file; Monopoly: its board, "
+                        "cards or Don cards file)")
     game_option(p)
     p.add_argument("file")
     p.set_defaults(func=cmd_board_check)

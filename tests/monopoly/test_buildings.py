@@ -3,7 +3,7 @@ in it, built evenly; at most four Hideouts, then a Compound (the Hideouts go bac
 32 Hideouts and 12 Compounds, auctioned when short; sold back at half, evenly, a Compound for
 four Hideouts."""
 
-from scenario import (
+from monopoly_scenario import (
     DARK_BLUE,
     DARK_BLUE_1,
     DARK_BLUE_2,

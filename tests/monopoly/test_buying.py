@@ -2,7 +2,18 @@
 listed price, or auctioned by the Banker: any player bids from $1, in cash, in turn; the last
 bid buys."""
 
-from scenario import BROWN_2, DARK_BLUE_2, act, arrange, cash, doing, owner, refused, roll, table
+from monopoly_scenario import (
+    BROWN_2,
+    DARK_BLUE_2,
+    act,
+    arrange,
+    cash,
+    doing,
+    owner,
+    refused,
+    roll,
+    table,
+)
 
 from companion.games.monopoly import MONOPOLY, Step, legal_actions
 

@@ -1,7 +1,7 @@
 """Where Did You Land? 3: Friends or Enemies. The player draws from the real deck, the table
 enters the card, and the companion does what it says: every kind of card the decks hold."""
 
-from scenario import (
+from monopoly_scenario import (
     COPS,
     DARK_BLUE,
     DARK_BLUE_2,

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.cli import main
 from companion.gamefiles import GameFiles
 from companion.games.monopoly import MONOPOLY, Setup, check
 from companion.games.monopoly.board import Board, Effect, Kind
@@ -127,3 +128,22 @@ def test_the_check_command_reports_problems_and_placeholders():
     ok, lines = report(text("dons.toml").replace('id = "don-2"', 'id = "don-1"'), "dons.toml")
     assert not ok and "two Don cards have the id 'don-1'" in lines[0]
     assert lines[-1] == "dons.toml: 1 error(s). See docs/monopoly-godfather.md for the format."
+
+
+def test_companion_board_check_with_the_game_checks_each_kind_of_file(tmp_path, capsys):
+    """``companion board check --game monopoly-godfather FILE``: the report above, printed;
+    exit 0 for a usable file, 1 for one with errors."""
+    for name in ("board.toml", "cards.toml", "dons.toml"):
+        path = tmp_path / name
+        path.write_text(text(name), "utf-8")
+        assert main(["board", "check", "--game", "monopoly-godfather", str(path)]) == 0
+        assert f"{path}: OK: " in capsys.readouterr().out
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text("board.toml").replace("mortgage = 200", "mortgage = 500"), "utf-8")
+    assert main(["board", "check", "--game", "monopoly-godfather", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "more than its price" in out and out.rstrip().endswith(
+        f"{bad}: 1 error(s). See docs/monopoly-godfather.md for the format.")
+    assert main(["board", "check", "--game", "cash-n-guns", str(bad)]) == 1
+    assert "cash-n-guns has no data files to check" in capsys.readouterr().err
+

@@ -2,7 +2,7 @@
 Jail Free cards, proposed on one phone and accepted or rejected on the other; unimproved
 property only; never a loan."""
 
-from scenario import (
+from monopoly_scenario import (
     BROWN_1,
     BROWN_2,
     DARK_BLUE,

@@ -3,7 +3,7 @@ by selling buildings and mortgaging; if they still cannot pay they are bankrupt,
 have goes to the player they owe, or back to the Bank to be auctioned. The last player
 standing wins."""
 
-from scenario import (
+from monopoly_scenario import (
     BROWN_1,
     BROWN_2,
     DARK_BLUE,

@@ -2,7 +2,7 @@
 directives are not in the rules: the companion keeps the card secret until played and sees it
 is used once; the table does what it says."""
 
-from scenario import act, doing, refused, table
+from monopoly_scenario import act, doing, refused, table
 
 from companion.games.monopoly import MONOPOLY, Phase
 

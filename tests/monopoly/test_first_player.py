@@ -1,7 +1,7 @@
 """Who Goes First? Each player rolls the two dice; the highest roller takes the first turn
 (players tied for the highest roll again)."""
 
-from scenario import doing, refused, roll, table
+from monopoly_scenario import doing, refused, roll, table
 
 from companion.games.monopoly import Phase
 

@@ -3,7 +3,7 @@ Free card; (iii) roll for doubles on each of three turns, moving out with a doub
 third failed roll, pay $50 and move the number rolled. Speed Play 3: leave on the next turn,
 and a failed roll for doubles pays the $50 on the same turn."""
 
-from scenario import JAIL, act, arrange, cash, doing, refused, roll, table
+from monopoly_scenario import JAIL, act, arrange, cash, doing, refused, roll, table
 
 from companion.games.monopoly import Step, legal_actions
 

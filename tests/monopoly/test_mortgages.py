@@ -2,7 +2,7 @@
 deed, repay it with 10% more; a mortgaged property received must be repaid at once or kept for
 10% (and repaying it later costs the 10% again); nothing is built in a group with a mortgage."""
 
-from scenario import (
+from monopoly_scenario import (
     COPS,
     DARK_BLUE,
     DARK_BLUE_1,

@@ -1,7 +1,7 @@
 """On Your Turn, How to Play 5 and Where Did You Land? 4-7: the dice move the tokens, GO pays,
 doubles roll again, three doubles and Go to Jail send a player to Jail, taxes go to the Bank."""
 
-from scenario import (
+from monopoly_scenario import (
     BRIBERY,
     FREE_PARKING,
     GO,

@@ -9,7 +9,7 @@ import os
 import random
 
 import pytest
-from scenario import FILES
+from monopoly_scenario import FILES
 
 from companion.games.monopoly import MONOPOLY, HouseRules, Phase, legal_actions, waiting_for
 from companion.games.monopoly.board import Kind

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from scenario import FILES
+from monopoly_scenario import FILES
 
 from companion.cli import main
 from companion.games.monopoly import MONOPOLY, action_from_dict

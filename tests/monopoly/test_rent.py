@@ -4,7 +4,7 @@ owner has; Cops & Politicians the dice times 4, times 10 with both; no rent on a
 property. And the rulebook's "the owner must ask before the next roll", as a house rule."""
 
 import pytest
-from scenario import (
+from monopoly_scenario import (
     BROWN_1,
     BROWN_2,
     COPS,

@@ -3,7 +3,7 @@ Compound; leave Jail on the next turn (test_jail.py); the game ends when one pla
 bankrupt, and the richest of the others wins: cash, properties at their printed price,
 mortgaged ones at half, Hideouts at their price, Compounds with the three Hideouts turned in."""
 
-from scenario import (
+from monopoly_scenario import (
     BROWN_1,
     BROWN_2,
     DARK_BLUE,

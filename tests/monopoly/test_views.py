@@ -2,7 +2,16 @@
 buildings, every balance, the last roll and what it caused; on a phone, only what is legal now,
 labelled for buttons; the two dice asked for as the table's shared pair."""
 
-from scenario import DARK_BLUE, DARK_BLUE_2, act, arrange, roll, table
+from monopoly_scenario import (
+    BROWN_1,
+    DARK_BLUE,
+    DARK_BLUE_1,
+    DARK_BLUE_2,
+    act,
+    arrange,
+    roll,
+    table,
+)
 
 from companion.games.monopoly import MONOPOLY
 from companion.protocol import DiceRequest
@@ -57,6 +66,23 @@ def test_a_phone_offers_only_what_is_legal_now_labelled_for_buttons():
     state = act(state, "decline", player="Maria", space=3)
     assert [c.group for c in MONOPOLY.choices(state, "Maria")] == ["bid"] * 5
     assert MONOPOLY.player_view(state, "Johnny")["auction"]["lot_name"] == "Brown 2"
+
+
+def test_a_phone_shows_its_deal_drafter_exactly_when_the_rules_let_its_player_propose():
+    """A deal is drafted on the phone, not listed among the choices: ``may_deal`` says when
+    the drafter is shown (Don't Wait for Your Turn: any time the table waits for nothing, and
+    while raising money owed), the same test the engine applies to ``propose``."""
+    def may_deal(state):
+        return {p["name"]: p["may_deal"] for p in MONOPOLY.player_view(state, None)["players"]}
+
+    state = arrange(table("Maria", "Johnny", "Claire"), own={"Johnny": DARK_BLUE},
+                    at={"Maria": 34}, hideouts={DARK_BLUE_1: 4}, compounds=(DARK_BLUE_2,))
+    assert may_deal(state) == {"Maria": True, "Johnny": True, "Claire": True}
+    state = roll(arrange(state, own={"Maria": (BROWN_1,)}), "Maria", 2, 3)  # $2000 rent
+    assert may_deal(state) == {"Maria": True, "Johnny": False, "Claire": False}
+    state = act(state, "propose", player="Maria", to="Claire", give={"spaces": [BROWN_1]})
+    assert may_deal(state) == {"Maria": False, "Johnny": False, "Claire": False}
+    assert MONOPOLY.choices(state, "Claire")[0].label == "Accept the deal"
 
 
 def test_progress_and_summary_for_the_game_lists_and_the_terminal():

@@ -66,8 +66,23 @@ def check_deal(state: State, deal: Deal) -> None:
             raise RuleViolation(Rule.DEAL, why)
 
 
-def propose(state: State, seat: int, action: Propose) -> State:
+def may_propose(state: State, seat: int) -> None:
+    """Refuse unless ``seat`` may propose a deal now: any time the table waits for nothing,
+    or while they raise money they owe (a debt, a received mortgage's interest)."""
     may_manage(state, seat, Rule.DEAL, "a deal", raising=True)
+
+
+def can_propose(state: State, seat: int) -> bool:
+    """Whether ``seat`` may propose a deal now (a phone shows its deal drafter then)."""
+    try:
+        may_propose(state, seat)
+    except RuleViolation:
+        return False
+    return True
+
+
+def propose(state: State, seat: int, action: Propose) -> State:
+    may_propose(state, seat)
     deal = Deal(seat, state.seat(action.to), action.give, action.take)
     check_deal(state, deal)
     state = replace(state, deal=deal)

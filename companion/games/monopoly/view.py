@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.games.monopoly.actions import Action, DonCardDealt
 from companion.games.monopoly.buildings import shortage
+from companion.games.monopoly.deals import can_propose
 from companion.games.monopoly.flow import hold
 from companion.games.monopoly.legal import waiting_for
 from companion.games.monopoly.money import liquidation_value
@@ -55,6 +56,7 @@ def _player(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
         "tradeable": tradeable,
         "worth": fortune_of(state, seat).total,
         "can_raise": liquidation_value(state, seat) if not p.bankrupt else 0,
+        "may_deal": can_propose(state, seat),
         "don": _don(state, seat, viewer),
     }
 

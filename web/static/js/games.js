@@ -9,6 +9,12 @@ const OWN = {
     end: () => import("../games/new-don/end.js"),
     words: () => import("../games/new-don/words.js"),
   },
+  "monopoly-godfather": {
+    table: () => import("../games/monopoly-godfather/table.js"),
+    play: () => import("../games/monopoly-godfather/play.js"),
+    end: () => import("../games/monopoly-godfather/end.js"),
+    words: () => import("../games/monopoly-godfather/words.js"),
+  },
   "cash-n-guns": {
     table: () => import("../games/cash-n-guns/table.js"),
     play: () => import("../games/cash-n-guns/play.js"),

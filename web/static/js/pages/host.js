@@ -112,6 +112,7 @@ export function start(page) {
   const seats = new Seats(page);
   const moves = new Moves(page);
   let words = null;  // see loadWords: the first picture says which game this is
+  let controls = null;  // the game's own host controls, if its words module has them
   const whose = new Map();  // dieKey -> whose_die message
 
   async function hostSend(path, body, confirm) {
@@ -122,6 +123,7 @@ export function start(page) {
   function render(pic, log) {
     if (!words) loadWords(pic.game);
     showTurn(pic, words);
+    fill("game-controls", controls ? controls.card(pic) : null);
     fill("status", pic.status);
     document.getElementById("export").hidden = pic.status === "active" && !pic.scores;
     showLog(log);
@@ -130,10 +132,15 @@ export function start(page) {
   }
 
   /* The game's own words: the phase line, what each player is waited for, which moves are
-   * rolls (to correct). Meanwhile, and for a game without them, the plain ones. */
+   * rolls (to correct). Meanwhile, and for a game without them, the plain ones. A game's words
+   * module may also export `HostControls`, a class made with (page, live) whose `card(pic)`
+   * is drawn under whose turn it is (an element, or null): what the table enters for a
+   * player, where the game's `table_may_enter` allows it (Monopoly: the card drawn). */
   async function loadWords(game) {
     words = plainWords;
-    words = (await gameModule(game, "words")).words;
+    const own = await gameModule(game, "words");
+    words = own.words;
+    if (own.HostControls) controls = new own.HostControls(page, live);
     moves.words = words;
     moves.show();
     live.redraw();
