@@ -12,7 +12,7 @@ table sees).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -227,6 +227,45 @@ def private_refusals(acting: str | None, player: str | None) -> Iterator[None]:
             reason = (f"the rules do not allow that now; the reason concerns {player}'s hidden "
                       "dice and is shown on their phone only")
         raise Refused(exc.code, reason, exc.rule, exc.public) from None
+
+
+class QuotedRefusal(Refused):
+    """An illegal move refused with the rule it breaks in the rulebook's words (``quote``)
+    and one line saying what the player can do instead (``instead``)."""
+
+    def __init__(self, exc: Refused, quote: str, instead: str) -> None:
+        super().__init__(exc.code, exc.reason, exc.rule, exc.public)
+        self.quote = quote
+        self.instead = instead
+
+    def words(self) -> dict[str, str]:
+        return {"quote": self.quote, **({"instead": self.instead} if self.instead else {})}
+
+
+def rule_words(game: Game, rule: str | None) -> dict[str, str] | None:
+    """The rulebook's words for ``rule``, from what the game prints (its ``table_data``
+    may carry ``rulebook``: each section a refusal cites, with ``quote`` and ``instead``)."""
+    if not rule:
+        return None
+    printed = game.rules.table_data(game.state).get("rulebook")
+    words = printed.get(rule) if isinstance(printed, dict) else None
+    if not isinstance(words, dict) or not isinstance(words.get("quote"), str):
+        return None
+    return {"quote": words["quote"], "instead": str(words.get("instead") or "")}
+
+
+@contextmanager
+def quoted_refusals(game_of: Callable[[], Game]) -> Iterator[None]:
+    """An illegal move's refusal quotes the rule it breaks (the rulebook is public: the
+    words go to whoever was refused, the host too). ``game_of`` gives the game as it stands
+    (a refusal changed nothing)."""
+    try:
+        yield
+    except Refused as exc:
+        words = rule_words(game_of(), exc.rule) if exc.code == "illegal" else None
+        if words is None:
+            raise
+        raise QuotedRefusal(exc, words["quote"], words["instead"]) from None
 
 
 # --- dice events --------------------------------------------------------------------------

@@ -118,7 +118,7 @@ def _favor_extra(state: State, seat: int, a: UseFavor) -> State:
     same = [d for d in p.dice if d.face == die]
     if not same:
         raise RuleViolation(
-            "Appendix: Treat 1 die as 2 dice",
+            f"Appendix: {ABILITY_TEXT[Ability.EXTRA_DIE]}",
             f"the extra die must match one of {p.name}'s dice; they show {pool_text(p)}",
         )
     extra = Die(die, sets_only=all(d.sets_only for d in same), imaginary=True)
