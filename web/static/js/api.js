@@ -4,7 +4,8 @@
  * refusal's reason (and the rule it breaks) as a toast, and a fresh picture when the game
  * moved on under it (409).
  */
-import { toast } from "./dom.js";
+import { h, toast } from "./dom.js";
+import { ruleQuote } from "./shell.js";
 
 /* One request; never throws. `{ok, status, data}`, status 0 when the companion is out of
  * reach. */
@@ -28,6 +29,16 @@ export async function api(method, path, body, csrf) {
 /* A refusal in words: its reason, and the rule it breaks. */
 export function refusal(data) {
   return (data.reason || "refused") + (data.rule ? ` (${data.rule})` : "");
+}
+
+/* A refusal as a toast shows it: the reason, the rule it breaks in the rulebook's words, and
+ * what to do instead (when the game prints its rulebook). */
+export function refusalNode(data) {
+  if (!data.quote) return refusal(data);
+  return h("div", { class: "refusal" },
+    h("p", { class: "refused", text: refusal(data) }),
+    ruleQuote(data.quote, data.rule),
+    data.instead ? h("p", { class: "instead", text: data.instead }) : null);
 }
 
 /* A key that makes a double tap apply once (the server keeps keys per player). */
@@ -62,7 +73,7 @@ export async function send(path, body, { csrf, confirm, asHost = false, live = n
   sending = true;
   const res = await api("POST", path, fields, csrf).finally(() => { sending = false; });
   if (!res.ok) {
-    toast(refusal(res.data));
+    toast(refusalNode(res.data));
     if (live && res.status === 409) live.resync();
     return null;
   }

@@ -47,12 +47,15 @@ export function fill(id, ...children) {
 
 let toastTimer = null;
 
-/* A short message at the bottom of the screen: a refusal stays 7 s, good news 2.5 s. */
-export function toast(text, ok) {
+/* A short message at the bottom of the screen (text, or an element such as a refusal with
+ * its rule): a refusal stays 7 s (12 s with the rule's words), good news 2.5 s; a tap
+ * dismisses it. */
+export function toast(message, ok) {
   const el = document.getElementById("toast");
   if (!el) return;
-  el.textContent = text;
+  el.replaceChildren(message instanceof Node ? message : document.createTextNode(String(message)));
   el.className = "toast show" + (ok ? " ok" : "");
+  el.onclick = () => { el.className = "toast"; };
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { el.className = "toast"; }, ok ? 2500 : 7000);
+  toastTimer = setTimeout(() => { el.className = "toast"; }, ok ? 2500 : (message instanceof Node ? 12000 : 7000));
 }

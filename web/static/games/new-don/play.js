@@ -11,7 +11,7 @@ import { drawBoard } from "./board.js";
 import { builder } from "./builder.js";
 import { diceWithOrigins, donDie } from "./dice.js";
 import { familiesBox } from "./families.js";
-import { scoreTable } from "./scores.js";
+import { scoreChart, scoreTable, winnerLine } from "./scores.js";
 import { words } from "./words.js";
 
 export function start(page) {
@@ -62,7 +62,8 @@ export function start(page) {
 
   function gameOverCard(pic) {
     return h("section", { class: "card" }, h("h2", { text: "Game over" }),
-      h("p", { text: pic.view.end || "The host ended the game." }), scoreTable(pic.scores, pic.view),
+      h("p", { text: pic.view.end || "The host ended the game." }), winnerLine(pic.scores),
+      scoreChart(pic.scores, pic.view, board), scoreTable(pic.scores, pic.view),
       h("p", {}, h("a", { href: `/end/${page.game}`, text: "Scores and chart" })));
   }
 
@@ -76,22 +77,29 @@ export function start(page) {
     if (now !== selectedOf) { selected = []; selectedOf = now; }
     const faces = selected.map((i) => dice[i] && dice[i].face).filter(Boolean).sort((a, b) => a - b);
     return [
-      pic.scores ? gameOverCard(pic) : null,
-      ...prompts.cards((pic.dice_wanted || []).length > 0),
-      entry.card(pic, { red: ["vegas_roll"] }),
       pic.scores ? null : diceCard(pic, dice),
       builder(pic, faces, act),
       pic.can_undo ? undoCard() : null,
     ];
   }
 
+  // A phone draws the board's districts one under another, so the map fits its width.
+  const narrow = () => window.matchMedia("(max-width: 700px)").matches;
+
+  // The parts of the page drawn apart, so a picture of another player's move leaves the
+  // roll being typed exactly as it is (js/dice-entry.js).
   function render(pic, log) {
     showTurn(pic, words);
+    fill("over", pic.scores ? gameOverCard(pic) : null);
+    fill("prompts", prompts.cards((pic.dice_wanted || []).length > 0));
+    entry.show(pic, { red: ["vegas_roll"] });
     fill("cards", cards(pic));
+    fill("standing", pic.scores ? null : [winnerLine(pic.view.standing, { running: true }), scoreChart(pic.view.standing, pic.view, board)]);
     fill("others", familiesBox(pic.view, me));
-    if (board) drawBoard(document.getElementById("board"), board, pic.view);
+    if (board) drawBoard(document.getElementById("board"), board, pic.view, { stacked: narrow() });
     showLog(log);
   }
+
 
   api("GET", `${base}/board`).then((res) => { board = res.data; live.redraw(); });
   live.connect();
