@@ -245,7 +245,8 @@ def test_a_whole_game_through_the_pages_shows_each_phone_only_its_own_dice(
         end = t.page(viewport={"width": 1000, "height": 800})
         end.goto(f"{server.url}/end/{game_id}")
         end.wait_for_selector("table.scores")
-        assert "Total" in end.inner_text("#scores") and end.locator(".score-bars .score-row").count() == 4
+        assert "Total" in end.inner_text("#scores")
+        assert end.locator(".score-bars .score-row").count() == 4
         t.shot(end, "end.png")
         t.host.wait_for_selector("#export:not([hidden])")
         t.shot(t.host, "host.png")

@@ -39,7 +39,8 @@ MEASURE = """
       const r = el.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) continue;
       if (!inside(r, box)) spills.push(`${card.querySelector("h2, #turn")?.textContent}: `
-        + `${el.tagName}.${el.getAttribute("class") || ""} "${(el.textContent || "").slice(0, 30)}"`);
+        + `${el.tagName}.${el.getAttribute("class") || ""} `
+        + `"${(el.textContent || "").slice(0, 30)}"`);
     }
   }
   const px = (el) => parseFloat(getComputedStyle(el).fontSize);
@@ -51,14 +52,16 @@ MEASURE = """
   const badge = [...document.querySelectorAll(".godfather-badge")].map((b) =>
     inside(b.getBoundingClientRect(), b.closest(".player").getBoundingClientRect()));
   const over = document.getElementById("over").getBoundingClientRect();
+  const winner = document.querySelector("#over .winner");
   return {
     H, W: innerWidth, scrollW: document.documentElement.scrollWidth,
     scrollH: document.documentElement.scrollHeight, spills,
     smallestText: Math.min(...texts.map(px)), texts: texts.length,
     smallestMarker: Math.min(...markers), markers: markers.length, badge,
-    spaces: Math.min(...[...document.querySelectorAll("#muscle .space")].map((e) => e.getBoundingClientRect().height)),
+    spaces: Math.min(...[...document.querySelectorAll("#muscle .space")]
+      .map((e) => e.getBoundingClientRect().height)),
     over: {top: over.top, bottom: over.bottom, shown: !document.getElementById("over").hidden},
-    winnerPx: document.querySelector("#over .winner") ? px(document.querySelector("#over .winner")) : 0,
+    winnerPx: winner ? px(winner) : 0,
     names: [...document.querySelectorAll("#players .who")].map((e) => e.textContent),
   };
 }
@@ -128,7 +131,7 @@ def test_the_table_screen_reads_across_the_room_at_1080p_and_720p(server, browse
             m = page.evaluate(MEASURE)
             check_readable(m, size, over=True)
             # The final score is on top, whole on the screen, winner first and large.
-            assert m["over"]["shown"] and 0 <= m["over"]["top"] and m["over"]["bottom"] <= size[1]
+            assert m["over"]["shown"] and m["over"]["top"] >= 0 and m["over"]["bottom"] <= size[1]
             assert m["winnerPx"] >= 0.028 * size[1]
             text = page.inner_text("#over")
             assert text.index("Winner:") < text.index("Total")
@@ -168,7 +171,7 @@ def test_the_phone_board_map_fits_a_small_phone(server, browser, width):
                   name: Math.min(...names), marker: Math.min(...markers), markers: markers.length};
         }""")
         assert m["stacked"] and m["scrollW"] <= width
-        assert 0 <= m["left"] and m["right"] <= width
+        assert m["left"] >= 0 and m["right"] <= width
         assert m["name"] >= 10 and m["markers"] and m["marker"] >= 16, m
     finally:
         ctx.close()

@@ -58,7 +58,11 @@ export class DiceEntry {
       this.asked = wanted.ask;
       this.el = this.build(wanted, red.includes(wanted.does) ? ["red"] : []);
     }
-    if (slot.firstChild !== this.el) slot.replaceChildren(this.el);
+    if (slot.firstChild !== this.el) {
+      slot.replaceChildren(this.el);
+      // A new roll is asked for: bring it into view if the player scrolled away (once).
+      if (this.el.scrollIntoView) this.el.scrollIntoView({ block: "nearest" });
+    }
     this.update();
   }
 

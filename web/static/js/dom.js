@@ -45,6 +45,26 @@ export function fill(id, ...children) {
   return el;
 }
 
+/* A value as JSON with every object's keys in order: the same data from any reply, event or
+ * fresh picture (whose keys may come in another order) gives the same text. */
+export function canon(value) {
+  if (Array.isArray(value)) return `[${value.map(canon).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canon(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value === undefined ? null : value);
+}
+
+/* Fill #id with `make()` only when `data` differs from what it was drawn from: a picture that
+ * changes nothing there leaves its elements (and a tap pressed on one of them) in place. */
+export function fillIf(id, data, make) {
+  const el = document.getElementById(id);
+  const key = canon(data);
+  if (!el || el.dataset.key === key) return el;
+  el.dataset.key = key;
+  return fill(id, make());
+}
+
 let toastTimer = null;
 
 /* A short message at the bottom of the screen (text, or an element such as a refusal with
