@@ -271,6 +271,11 @@ def quoted_refusals(game_of: Callable[[], Game]) -> Iterator[None]:
 # --- dice events --------------------------------------------------------------------------
 
 
+def dice_count(n: int) -> str:
+    """"1 die", "5 dice"."""
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
 def dice_message(event: DiceEvent, viewer: str | None,
                  nouns: dict[str, str] | None = None) -> dict[str, Any] | None:
     """What ``viewer`` may see of one dice event, or None: the one filter for dice events.
@@ -280,14 +285,15 @@ def dice_message(event: DiceEvent, viewer: str | None,
     if isinstance(event, RollWanted):
         if viewer == event.player:
             return {"kind": "roll_wanted", "player": event.player, "does": event.does,
-                    "dice": event.dice, "text": event.prompt or f"Roll your {event.dice} dice"}
+                    "dice": event.dice,
+                    "text": event.prompt or f"Roll your {dice_count(event.dice)}"}
         return {"kind": "rolling", "player": event.player, "text": f"{event.player} is rolling"}
     if isinstance(event, DieCounted):
         if viewer != event.player:
             return None
         return {"kind": "counted", "player": event.player, "face": event.face,
                 "have": event.have, "need": event.need,
-                "text": f"{event.have} of {event.need} dice settled"}
+                "text": f"{event.have} of {dice_count(event.need)} settled"}
     if isinstance(event, DiceProblem):
         # A problem names a die, never a face; one with no player is the table's to fix.
         if viewer != event.player:
@@ -312,7 +318,7 @@ def progress_message(dice: DiceService, viewer: str) -> dict[str, Any] | None:
     for wait in dice.hub.waiting():
         if wait.player == viewer:
             have, need = dice.hub.progress(viewer) or (0, wait.dice)
-            prompt = wait.prompt or f"Roll your {need} dice"
+            prompt = wait.prompt or f"Roll your {dice_count(need)}"
             return {"kind": "progress", "player": viewer, "does": wait.does, "have": have,
                     "need": need,
                     "text": f"{prompt}: {have} of {need} settled" if have else prompt}

@@ -8,13 +8,17 @@ while the other players' rolls land on that phone, and every tap is pressed whil
 receives other moves. After each tap the phone must show exactly the faces tapped so far;
 every roll must be accepted the first time with the faces typed; no phone may ever show a
 refusal. Favors are shown at once the same way, and Vegas dice locked at once.
+
+WEB_SCREENSHOTS=DIR keeps a phone's screenshot in the middle of typing its roll.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
+from pathlib import Path
 
 from companion.games.new_don import waiting_for
 
@@ -45,6 +49,7 @@ class Phones:
         self.pages = {}
         self.posts: list[tuple[str, str, int]] = []
         self.errors: list[str] = []
+        self.shots: set[str] = set()
         for name in FIVE:
             ctx = browser.new_context(**PHONE, extra_http_headers={
                 "X-Player-Token": game.seats[name].token})
@@ -67,6 +72,14 @@ class Phones:
     @property
     def seq(self):
         return self.server.service.game(self.game.id).seq
+
+    def shot(self, page, name: str) -> None:
+        """Keep one screenshot (WEB_SCREENSHOTS=DIR): a phone in the middle of a roll."""
+        keep = os.environ.get("WEB_SCREENSHOTS")
+        if keep and name not in self.shots:
+            self.shots.add(name)
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(keep) / name))
 
     def rolls_applied(self) -> int:
         game = self.server.service.game(self.game.id)
@@ -113,6 +126,8 @@ def type_rolls_at_once(phones, rolls, rng, typed):
                 page.wait_for_function(
                     "n => document.getElementById('dice-entry').dataset.tapped === String(n)",
                     arg=p["tapped"])
+                if p["tapped"] == 3 and len(plan) == len(FIVE):
+                    phones.shot(page, "phone-typing.png")
             elif p["held"] == "send":
                 page.mouse.up()
                 p["held"], p["sent"] = None, True
