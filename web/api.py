@@ -318,7 +318,8 @@ def submit(game_id: str):
             "depend on that player's hidden dice. A player whose phone is lost sits down again "
             "with a new code from the host page.",
         )
-    with views.private_refusals(cred.name, action.player):
+    with views.quoted_refusals(lambda: service().game(game_id)), \
+            views.private_refusals(cred.name, action.player):
         ack = service().submit(
             game_id,
             action,
@@ -345,7 +346,8 @@ def dice_roll(game_id: str):
             or not all(isinstance(f, int) and not isinstance(f, bool) for f in faces)):
         raise ApiError(400, "malformed", "faces must be a list of die faces")
     ask = str_field(data, "ask", required=False, max_length=1000)
-    with views.private_refusals(cred.name, cred.name):
+    with views.quoted_refusals(lambda: service().game(game_id)), \
+            views.private_refusals(cred.name, cred.name):
         ack = service().submit_roll(game_id, cred.name, tuple(faces), actor=cred.actor,
                                     ask=ask, key=idem_key(data, cred))
     return acknowledge(game_id, cred.name, ack)
@@ -371,7 +373,8 @@ def correct(game_id: str):
     data, cred = acting(game_id, host=True)
     why = str_field(data, "why")
     fixed = action_field(data, service().game(game_id))
-    with views.private_refusals(cred.name, fixed.player):
+    with views.quoted_refusals(lambda: service().game(game_id)), \
+            views.private_refusals(cred.name, fixed.player):
         ack = service().correct(
             game_id,
             actor=cred.actor,

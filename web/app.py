@@ -23,6 +23,7 @@ from web.hub import Hub
 from web.keys import KeyStore
 from web.security import ApiError, allowed_host_names, check_host
 from web.streams import MAX_STREAMS, PER_ADDRESS, StreamRefused, StreamSlots
+from web.views import QuotedRefusal
 
 log = logging.getLogger(__name__)
 
@@ -130,10 +131,12 @@ def _security_headers(response: Response) -> Response:
     return response
 
 
-def _error_json(status: int, code: str, reason: str, rule: str | None = None):
+def _error_json(status: int, code: str, reason: str, rule: str | None = None,
+                **words: str):
     body = {"error": code, "reason": reason}
     if rule:
         body["rule"] = rule
+    body.update(words)  # an illegal move's quote of its rule, and what to do instead
     response = jsonify(body)
     response.status_code = status
     return response
@@ -145,7 +148,9 @@ def _error_handlers(app: Flask) -> None:
 
     @app.errorhandler(Refused)
     def refused(exc: Refused):
-        return _error_json(REFUSED_STATUS.get(exc.code, 400), exc.code, exc.reason, exc.rule)
+        words = exc.words() if isinstance(exc, QuotedRefusal) else {}
+        return _error_json(REFUSED_STATUS.get(exc.code, 400), exc.code, exc.reason, exc.rule,
+                           **words)
 
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):

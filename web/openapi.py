@@ -110,9 +110,12 @@ def spec() -> dict[str, Any]:
                 "player_view/action_view: a player's token shows that player's hidden dice and "
                 "no one else's. Credentials: X-Host-Key or X-Player-Token headers, or the "
                 "host_<game>/player_<game> cookies the pages use. Every POST needs "
-                "X-CSRF-Token. Refusals are JSON {error, reason, rule?}: 400 malformed, "
+                "X-CSRF-Token. Refusals are JSON {error, reason, rule?, quote?, instead?}: 400 "
+                "malformed, "
                 "401 no credential, 403 forbidden or CSRF, 404 not found, 409 stale or closed, "
-                "422 illegal (rule names the rulebook section)."
+                "422 illegal (rule names the rulebook section; quote is that section in the "
+                "rulebook's words and instead one line saying what to do instead, where the "
+                "game prints its rulebook)."
             ),
         },
         "paths": {
@@ -380,7 +383,8 @@ def spec() -> dict[str, Any]:
             },
             "schemas": {
                 "Error": _object(
-                    {"error": _STRING, "reason": _STRING, "rule": _STRING}, "error", "reason"
+                    {"error": _STRING, "reason": _STRING, "rule": _STRING, "quote": _STRING,
+                     "instead": _STRING}, "error", "reason"
                 ),
                 "Picture": _object(
                     {

@@ -54,8 +54,10 @@ def service() -> TableService:
 
 
 def qr_svg(url: str, scale: int = 4) -> str:
-    """An inline SVG QR code (segno: pure Python, no image libraries)."""
-    return segno.make(url, error="m").svg_inline(scale=scale, border=2, dark="#111", light="#fff")
+    """An inline SVG QR code (segno: pure Python, no image libraries). It has a viewBox and no
+    size, so the page sizes it (the code fills its white square, whatever the size)."""
+    return segno.make(url, error="m").svg_inline(scale=scale, border=2, dark="#111", light="#fff",
+                                                 omitsize=True)
 
 
 def message(title: str, text: str, status: int = 200) -> Response:
@@ -204,7 +206,7 @@ def seat_qr(game_id: str):
     base = (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
     out = io.BytesIO()
     segno.make(f"{base}/join/{game_id}/{code}", error="m").save(
-        out, kind="svg", scale=6, border=2, dark="#111", light="#fff")
+        out, kind="svg", scale=6, border=2, dark="#111", light="#fff", omitsize=True)
     return Response(out.getvalue(), mimetype="image/svg+xml")
 
 

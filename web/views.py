@@ -12,7 +12,7 @@ table sees).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -229,7 +229,51 @@ def private_refusals(acting: str | None, player: str | None) -> Iterator[None]:
         raise Refused(exc.code, reason, exc.rule, exc.public) from None
 
 
+class QuotedRefusal(Refused):
+    """An illegal move refused with the rule it breaks in the rulebook's words (``quote``)
+    and one line saying what the player can do instead (``instead``)."""
+
+    def __init__(self, exc: Refused, quote: str, instead: str) -> None:
+        super().__init__(exc.code, exc.reason, exc.rule, exc.public)
+        self.quote = quote
+        self.instead = instead
+
+    def words(self) -> dict[str, str]:
+        return {"quote": self.quote, **({"instead": self.instead} if self.instead else {})}
+
+
+def rule_words(game: Game, rule: str | None) -> dict[str, str] | None:
+    """The rulebook's words for ``rule``, from what the game prints (its ``table_data``
+    may carry ``rulebook``: each section a refusal cites, with ``quote`` and ``instead``)."""
+    if not rule:
+        return None
+    printed = game.rules.table_data(game.state).get("rulebook")
+    words = printed.get(rule) if isinstance(printed, dict) else None
+    if not isinstance(words, dict) or not isinstance(words.get("quote"), str):
+        return None
+    return {"quote": words["quote"], "instead": str(words.get("instead") or "")}
+
+
+@contextmanager
+def quoted_refusals(game_of: Callable[[], Game]) -> Iterator[None]:
+    """An illegal move's refusal quotes the rule it breaks (the rulebook is public: the
+    words go to whoever was refused, the host too). ``game_of`` gives the game as it stands
+    (a refusal changed nothing)."""
+    try:
+        yield
+    except Refused as exc:
+        words = rule_words(game_of(), exc.rule) if exc.code == "illegal" else None
+        if words is None:
+            raise
+        raise QuotedRefusal(exc, words["quote"], words["instead"]) from None
+
+
 # --- dice events --------------------------------------------------------------------------
+
+
+def dice_count(n: int) -> str:
+    """"1 die", "5 dice"."""
+    return f"{n} {'die' if n == 1 else 'dice'}"
 
 
 def dice_message(event: DiceEvent, viewer: str | None,
@@ -241,14 +285,15 @@ def dice_message(event: DiceEvent, viewer: str | None,
     if isinstance(event, RollWanted):
         if viewer == event.player:
             return {"kind": "roll_wanted", "player": event.player, "does": event.does,
-                    "dice": event.dice, "text": event.prompt or f"Roll your {event.dice} dice"}
+                    "dice": event.dice,
+                    "text": event.prompt or f"Roll your {dice_count(event.dice)}"}
         return {"kind": "rolling", "player": event.player, "text": f"{event.player} is rolling"}
     if isinstance(event, DieCounted):
         if viewer != event.player:
             return None
         return {"kind": "counted", "player": event.player, "face": event.face,
                 "have": event.have, "need": event.need,
-                "text": f"{event.have} of {event.need} dice settled"}
+                "text": f"{event.have} of {dice_count(event.need)} settled"}
     if isinstance(event, DiceProblem):
         # A problem names a die, never a face; one with no player is the table's to fix.
         if viewer != event.player:
@@ -273,7 +318,7 @@ def progress_message(dice: DiceService, viewer: str) -> dict[str, Any] | None:
     for wait in dice.hub.waiting():
         if wait.player == viewer:
             have, need = dice.hub.progress(viewer) or (0, wait.dice)
-            prompt = wait.prompt or f"Roll your {need} dice"
+            prompt = wait.prompt or f"Roll your {dice_count(need)}"
             return {"kind": "progress", "player": viewer, "does": wait.does, "have": have,
                     "need": need,
                     "text": f"{prompt}: {have} of {need} settled" if have else prompt}

@@ -224,7 +224,10 @@ class Game(Protocol[S, A, U]):
         ...
 
     def table_data(self, state: S) -> dict[str, Any]:
-        """What is printed and public (the board, the tracks), for the pages to draw."""
+        """What is printed and public (the board, the tracks), for the pages to draw. It may
+        carry ``rulebook``: for each section a :class:`RuleViolation` cites, ``{"quote": the
+        rulebook's words, "instead": one line on what to do instead}``; the web shows them
+        with a refusal (a game without it is refused with its rule's name only)."""
         ...
 
     def dice_sets(self, state: S) -> list[DiceSet]:

@@ -127,7 +127,7 @@ def test_board_check_command(tmp_path):
     good.write_text(THREE_FOUR.replace('source = "placeholder"', 'source = "traced"'))
     done = run_cli("board", "check", str(good))
     assert done.returncode == 0, done.stderr
-    assert "OK: board '3-4' for 3-4 players, 48 neighborhoods" in done.stdout
+    assert "OK: board '3-4' for 3-4 players, 49 neighborhoods" in done.stdout
 
     bad = tmp_path / "bad.toml"
     bad.write_text(THREE_FOUR.replace('adjacent = ["1b", "1e"]', 'adjacent = ["1z", "1e"]', 1))

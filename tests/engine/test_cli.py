@@ -100,10 +100,28 @@ def test_score_a_hand_typed_final_position(tmp_path):
     table = run("score", str(position)).stdout
     assert "District Three" in table and "Winner: Vincent" in table
 
-    position.write_text('players = ["A", "B", "C"]\n[districts]\n3 = { A = 9 }\n')
+    position.write_text('players = ["A", "B", "C"]\n[districts]\n3 = { A = 10 }\n')
     done = run("score", str(position))
     assert done.returncode == 1
-    assert "district 3 has 8 neighborhoods on board '3-4', but 9 are listed" in done.stderr
+    assert "district 3 has 9 neighborhoods on board '3-4', but 10 are listed" in done.stderr
+
+
+def test_score_the_rulebooks_second_scoring_example(tmp_path):
+    """"If Vincent had controlled three neighborhoods and Claire had tied with him instead of
+    Maria, Vincent and Claire would score four points each, and Maria would still score two,
+    being bumped down to the third place scoring tier. Johnny is still bumped out of scoring."
+    That is 3 + 3 + 2 + 1 = 9 neighborhoods in the 7/4/2 district: the placeholder board holds
+    them."""
+    position = tmp_path / "second.toml"
+    position.write_text(
+        'players = ["Vincent", "Maria", "Claire", "Johnny"]\n'
+        "[districts]\n3 = { Vincent = 3, Claire = 3, Maria = 2, Johnny = 1 }\n"
+    )
+    done = run("score", "--json", str(position))
+    assert done.returncode == 0, done.stderr
+    s = json.loads(done.stdout)
+    assert s["districts"][2]["district"] == "District Three"
+    assert s["districts"][2]["points"] == {"Vincent": 4, "Maria": 2, "Claire": 4, "Johnny": 0}
 
 
 def test_demo_plays_a_whole_game_without_showing_hidden_dice():

@@ -8,6 +8,7 @@ import pytest
 from scenario import arrange, faces, favor_spots, muscle_pos, soldiers_total, table
 
 from companion.games.new_don import (
+    NEW_DON,
     ChooseFavorSpot,
     Claim,
     HouseRules,
@@ -28,6 +29,7 @@ from companion.games.new_don import (
     player_view,
     score_position,
 )
+from companion.games.new_don.narrate import narrate
 
 
 def play(state, *actions):
@@ -97,7 +99,33 @@ class TestVegas:
             apply(s, VegasRoll("Maria", (1, 2, 3)))
 
     def test_vegas_is_skipped_in_round_one(self):
-        assert table().phase is Phase.ROLL
+        """The rulebook: "1. Vegas: The Godfather rolls Vegas dice (skip on the first turn)"."""
+        s = table(godfather="Johnny")
+        assert s.phase is Phase.ROLL
+        with pytest.raises(RuleViolation, match=r"round 1 has no Vegas phase.*\(Vegas\)"):
+            apply(s, VegasRoll("Johnny", (1, 2, 3)))
+
+    def test_the_red_dice_a_table_rolls_with_nobody_in_vegas_are_accepted(self):
+        """"1. Vegas: The Godfather rolls Vegas dice (skip on the first turn)." A table starts
+        every later round by rolling the red dice, even when nobody has a Soldier token in
+        Vegas: the engine skipped the phase (nothing could happen), but the roll the table
+        makes is recorded, wins nothing, and the round goes on."""
+        s = replace(table(godfather="Johnny"), round=2)
+        assert all(v is None for v in s.vegas) and s.phase is Phase.ROLL
+        with pytest.raises(RuleViolation, match=r"Johnny, rolls the Vegas dice \(Vegas\)"):
+            apply(s, VegasRoll("Maria", (1, 2, 3)))
+        after = apply(s, VegasRoll("Johnny", (4, 4, 5)))
+        assert after.phase is Phase.ROLL and after.vegas_faces == (4, 4, 5)
+        assert [p.vegas_taken for p in after.players] == [()] * 4
+        assert [p.house for p in after.players] == [p.house for p in s.players]
+        assert after.players == s.players
+        assert narrate(s, VegasRoll("Johnny", (4, 4, 5)), after)[-1] == (
+            "  Nobody has a soldier in Vegas: the roll wins nothing (Vegas).")
+        with pytest.raises(RuleViolation, match=r"already rolled: 4-4-5 \(Vegas\)"):
+            apply(after, VegasRoll("Johnny", (1, 2, 3)))
+        # The round plays on as before: everyone rolls.
+        after = apply(after, Roll("Maria", (1, 2, 3, 4, 5)))
+        assert faces(after, "Maria") == [1, 2, 3, 4, 5]
 
 
 class TestOffer:
@@ -149,6 +177,26 @@ class TestOffer:
         s = apply(s, Roll("Maria", (6, 6)))
         assert faces(s, "Maria") == [3, 5, 6, 6]
         assert s.name(s.offer_target) == "Johnny"
+
+    def test_a_player_who_holds_the_number_cannot_pass_but_picks_a_favor_spot(self):
+        """Offer B.a: "If that player has a die with the requested number, then they MUST give
+        that die to the Godfather—it was an offer they couldn't refuse! That player then places
+        one of their Soldier tokens on one of two spots on the Favor track." A pass there is
+        told what to do, not that there is "nothing to pass on"."""
+        s = play(rolled_and_revealed(), TakeFavor("Vincent", "Maria"), Pass("Maria"),
+                 Request("Vincent", "Johnny", 2))
+        with pytest.raises(RuleViolation) as err:
+            apply(s, Pass("Johnny"))
+        assert str(err.value) == (
+            "Johnny had a 2, so it went to the Godfather (an offer you can't refuse): now put a "
+            "soldier on Favor spot 2 or 6 (Offer B.a)")
+        with pytest.raises(RuleViolation, match=r"it is Johnny's offer: Claire has nothing"):
+            apply(s, Pass("Claire"))
+        s = play(s, ChooseFavorSpot("Johnny", 6), Pass("Johnny"))
+        with pytest.raises(RuleViolation, match=r"has not made Claire an offer yet: wait"):
+            apply(s, Pass("Claire"))
+        with pytest.raises(RuleViolation, match=r"take Claire's favor or name a number"):
+            apply(s, Pass("Vincent"))
 
     def test_offers_go_clockwise_from_the_godfathers_left(self):
         s = rolled_and_revealed()
@@ -230,6 +278,16 @@ class TestResolution:
         house = s.players[1].house
         with pytest.raises(RuleViolation, match=r"turns a 4 into 3 or 5"):
             apply(s, UseFavor("Johnny", 2, die=4, to=6))
+        # "(1 is low, 6 is high.)": a 1 cannot become a 0, nor a 6 a 7. That is the rule's
+        # refusal, named, not a malformed move.
+        with pytest.raises(RuleViolation) as err:
+            apply(s, UseFavor("Johnny", 2, die=1, to=0))
+        assert str(err.value) == ("+/-1 turns a 1 into 2 (1 is low, 6 is high), not 0 "
+                                  "(Appendix: +/-1 to a die)")
+        six = arrange(s, dice={"Johnny": [6, 1]})
+        with pytest.raises(RuleViolation, match=r"turns a 6 into 5 \(1 is low, 6 is high\), "
+                                                 r"not 7 \(Appendix: \+/-1 to a die\)"):
+            apply(six, UseFavor("Johnny", 2, die=6, to=7))
         s = apply(s, UseFavor("Johnny", 2, die=4, to=3))
         assert faces(s, "Johnny") == [1, 3]
         assert favor_spots(s, "Johnny") == {6: 1}
@@ -297,9 +355,42 @@ class TestScoring:
         assert district_three(counts) == {"Vincent": 4, "Claire": 4, "Maria": 2, "Johnny": 0}
 
     def test_keep_your_friends_close_variant(self):
+        """The variant: "When scoring for each district, all players tied for the most
+        neighborhoods will get points equal to the first number in the scoring indicator for
+        that district. Then all players tied for second most neighborhoods will get points
+        equal to the second number ...", worded for districts."""
         rules = HouseRules(scoring="friends_close")
         assert district_three(SEVEN_FOUR_TWO, rules) == {"Vincent": 7, "Maria": 4, "Claire": 4,
                                                          "Johnny": 2}
+
+    def test_the_variant_is_for_districts_and_the_house_keeps_its_tie_rule(self):
+        """The variant says "When scoring for each district"; the House says "Ties work the same
+        as they do when scoring districts—tied players earn a number of points equal to the next
+        lower place". So by default the House keeps that rule under the variant, and the house
+        rule friends_close_house scores it the variant's way too."""
+        board = table().board
+        house = {"Vincent": 5, "Maria": 5, "Claire": 3, "Johnny": 2}
+        variant = HouseRules(scoring="friends_close")
+        s = score_position(board, NAMES, SEVEN_FOUR_TWO, house, [], variant)
+        assert s.districts[2].points == {"Vincent": 7, "Maria": 4, "Claire": 4, "Johnny": 2}
+        assert s.house.points == {"Vincent": 2, "Maria": 2, "Claire": 1, "Johnny": 0}
+        both = HouseRules(scoring="friends_close", friends_close_house=True)
+        s = score_position(board, NAMES, SEVEN_FOUR_TWO, house, [], both)
+        assert s.house.points == {"Vincent": 3, "Maria": 3, "Claire": 2, "Johnny": 1}
+
+    def test_records_from_before_the_option_keep_the_variant_on_the_house(self):
+        """Records written before the game protocol name no game; that engine scored the House
+        the variant's way, so they replay to the scores the table was given. Lines written
+        since name their game and mean what they say."""
+        old = {"type": "setup", "players": NAMES, "options": {"scoring": "friends_close"}}
+        setup = NEW_DON.setup_from_dict(old)
+        assert setup.options.friends_close_house is True
+        assert setup.to_dict()["options"] == {"scoring": "friends_close",
+                                              "friends_close_house": True}
+        now = NEW_DON.setup_from_dict({**old, "game": "new-don"})
+        assert now.options.friends_close_house is False
+        assert NEW_DON.setup_from_dict(now.to_dict()) == now
+        assert NEW_DON.setup_from_dict(setup.to_dict()) == setup
 
     def test_house_bonus_ties_work_the_same_way(self):
         board = table().board

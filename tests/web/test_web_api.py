@@ -7,6 +7,7 @@ import json
 import random
 
 from companion.games.new_don import player_view
+from companion.games.new_don.rulebook import RULES
 from web.app import create_app
 
 ROLLOFF = [("Maria", 6), ("Johnny", 4), ("Claire", 2), ("Vincent", 1)]
@@ -112,12 +113,17 @@ def test_refusals_carry_rule_and_facts_and_map_to_4xx(server):
     seq = server.service.game(game.id).seq
     r = server.act(game, "Johnny", {"type": "roll", "player": "Johnny", "faces": [3, 3]})
     assert r.status == 422
-    assert r.data == {"error": "illegal", "reason": "Johnny rolls 5 dice, not 2", "rule": "Roll"}
+    assert r.data == {
+        "error": "illegal", "reason": "Johnny rolls 5 dice, not 2", "rule": "Roll",
+        # the rule in the rulebook's words, and what to do instead
+        "quote": RULES["Roll"].quote, "instead": RULES["Roll"].instead,
+    }
+    assert r.data["quote"].startswith("All players roll their dice simultaneously")
     r = server.act(game, "Johnny", {"type": "claim", "player": "Johnny", "neighborhood": "3a",
                                     "dice": [3, 3]})
     assert r.status == 422 and r.data["rule"] == "Resolution" and "roll phase" in r.data["reason"]
     r = server.act(game, "Johnny", {"type": "roll", "player": "Johnny", "faces": [3, 3, 4, 5, 7]})
-    assert r.status == 400 and "1-6" in r.data["reason"]
+    assert r.status == 400 and "1-6" in r.data["reason"] and "quote" not in r.data
     r = server.act(game, "Johnny", {"type": "fly", "player": "Johnny"})
     assert r.status == 400 and "unknown action type" in r.data["reason"]
     r = server.act(game, "Johnny", {"type": "roll", "player": "Johnny", "faces": [1, 2, 3, 4, 5]},

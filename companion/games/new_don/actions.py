@@ -230,7 +230,20 @@ class Setup:
         board = data.get("board")
         if board is not None and not isinstance(board, str):
             raise MalformedAction('board must be a board id such as "3-4"')
-        return cls(seats, board, options_from_dict(HouseRules, data.get("options")))
+        return cls(seats, board, options_from_dict(HouseRules, _as_scored(data)))
+
+
+def _as_scored(data: dict[str, Any]) -> Any:
+    """A setup line's options as the game was scored. A line naming no game was written
+    before the game protocol, by an engine that scored the House the friends_close variant's
+    way too: it still says so (as friends_close_house), so old records keep their scores.
+    Every line written since names its game."""
+    options = data.get("options")
+    if ("game" not in data and isinstance(options, dict)
+            and options.get("scoring") == "friends_close"
+            and "friends_close_house" not in options):
+        return {**options, "friends_close_house": True}
+    return options
 
 
 def _json_key(name: str) -> str:

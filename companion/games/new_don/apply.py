@@ -34,7 +34,7 @@ from companion.games.new_don.phases.common import require_phase
 from companion.games.new_don.phases.favors import use_favor
 from companion.games.new_don.phases.offer import (
     choose_favor_spot,
-    next_offer,
+    keep_dice,
     request,
     reroll,
     take_favor,
@@ -43,7 +43,7 @@ from companion.games.new_don.phases.resolution import bet, claim, muscle_out, my
 from companion.games.new_don.phases.roll import reveal_favor, roll
 from companion.games.new_don.phases.setup import godfather_roll
 from companion.games.new_don.phases.vegas import keep_vegas, vegas_roll
-from companion.games.new_don.state import OfferStep, Phase, PlayerState, State
+from companion.games.new_don.state import Phase, PlayerState, State
 from companion.protocol.errors import MalformedAction, RuleViolation
 
 
@@ -93,11 +93,7 @@ def apply(state: State, action: Action) -> State:
 
 def _pass(state: State, seat: int, a: Pass) -> State:
     if state.phase is Phase.OFFER:
-        if state.offer_step is not OfferStep.REROLL or seat != state.offer_target:
-            raise RuleViolation("Offer", f"{state.name(seat)} has nothing to pass on now")
-        if state.players[seat].to_roll:
-            raise RuleViolation("Offer", f"{state.name(seat)} is rerolling: roll the dice first")
-        return next_offer(state)
+        return keep_dice(state, seat)
     require_phase(state, Phase.RESOLUTION, "a turn is passed")
     my_turn(state, seat, "Resolution A")
     return end_turn(state)

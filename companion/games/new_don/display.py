@@ -172,5 +172,10 @@ def choices(state: State, viewer: str | None) -> list[Choice]:
                         for kind, nid in new
                     )
                     extra["helps"] = "then: " + ", ".join(words)
+        if isinstance(a, RevealFavor | KeepVegas):
+            # Everyone makes these at once ("each player simultaneously reveals one die"):
+            # another player's move meanwhile changes nothing about them, so a phone may send
+            # one again when it was refused as stale and is still offered.
+            extra["simultaneous"] = True
         out.append(Choice(a.to_dict(), a.TYPE, _label(state, a), tuple(_used(a)), extra))
     return out

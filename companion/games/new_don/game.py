@@ -26,6 +26,7 @@ from companion.games.new_don.narrate import narrate
 from companion.games.new_don.playout import random_action
 from companion.games.new_don.position import read_position
 from companion.games.new_don.report import scores_table, summary
+from companion.games.new_don.rulebook import rulebook_json
 from companion.games.new_don.rules import HouseRules
 from companion.games.new_don.scoring import Scores, score
 from companion.games.new_don.state import State
@@ -121,7 +122,8 @@ class NewDon:
         return choices(state, viewer)
 
     def table_data(self, state: State) -> dict[str, Any]:
-        return board_json(state.board)
+        # The printed board, and the printed rulebook: the web quotes a refusal's rule from it.
+        return {**board_json(state.board), "rulebook": rulebook_json()}
 
     def dice_sets(self, state: State) -> list[DiceSet]:
         # Setup: "each player takes the five dice in their color", and "the three red dice".

@@ -62,6 +62,8 @@ def _godfather_roll(a: dict[str, Any], before: State, after: State) -> list[str]
 
 def _vegas_roll(a: dict[str, Any], before: State, after: State) -> list[str]:
     lines = [f"{a['player']}, the Godfather, rolls the Vegas dice: {_dice(a['faces'])}."]
+    if before.phase is Phase.ROLL:
+        return [*lines, "  Nobody has a soldier in Vegas: the roll wins nothing (Vegas)."]
     for p0, p1 in zip(before.players, after.players, strict=True):
         if len(p1.vegas_taken) > len(p0.vegas_taken):
             lines.append(

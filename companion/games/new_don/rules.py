@@ -20,6 +20,12 @@ class HouseRules:
         "standard", "friends_close",
         text="district scoring; friends_close is the 'Keep your friends close' variant",
     )
+    friends_close_house: bool = option(
+        False, True,
+        text="with scoring = friends_close, is the House bonus scored the variant's way too? "
+        "The rulebook words the variant for districts ('When scoring for each district'), so "
+        "by default the House keeps the standard tie rule",
+    )
     tie_block: str = option(
         "lowest_place", "next_place",
         text="three or more tied players: score the lowest place of the places they fill "

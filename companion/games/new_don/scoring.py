@@ -60,22 +60,22 @@ class Scores:
 
 
 def place_points(
-    counts: Mapping[str, int], points: Sequence[int], rules: HouseRules
+    counts: Mapping[str, int], points: Sequence[int], rules: HouseRules, friends_close: bool
 ) -> dict[str, int]:
     """Points for 1st, 2nd, 3rd... by count, with the rulebook's tie rule.
 
     Standard: tied players score the next lower place and push everyone after them down
     ("Vincent 7, Maria and Claire 2 each, Johnny nothing"). With three or more tied, the
-    ``tie_block`` house rule says how far down. A count of zero never scores.
+    ``tie_block`` house rule says how far down. ``friends_close``: the variant, where all
+    players tied for most score first place, all tied for second most score second place, and
+    so on. A count of zero never scores.
     """
     result = {name: 0 for name in counts}
     levels = sorted({c for c in counts.values() if c > 0}, reverse=True)
     place = 0
     for rank, level in enumerate(levels):
         tied = [n for n, c in counts.items() if c == level]
-        if rank and rules.scoring == "friends_close":
-            place = rank
-        if rules.scoring == "friends_close":
+        if friends_close:
             index, step = rank, 1
         elif len(tied) == 1:
             index, step = place, 1
@@ -99,12 +99,17 @@ def score_position(
 ) -> Scores:
     """Score a final position: neighborhoods held per district, soldiers left in each House,
     and the Muscle track from highest to lowest (players not listed are in the Zero Zone)."""
+    # The variant is worded for districts ("When scoring for each district"); the House
+    # follows it only by the house rule friends_close_house.
+    variant = rules.scoring == "friends_close"
     districts = []
     for d in board.districts:
         counts = {n: int(district_counts.get(d.face, {}).get(n, 0)) for n in names}
-        districts.append(Placing(d.name, counts, place_points(counts, d.points, rules)))
+        districts.append(Placing(d.name, counts, place_points(counts, d.points, rules, variant)))
     house_counts = {n: int(house.get(n, 0)) for n in names}
-    house_place = Placing("House", house_counts, place_points(house_counts, HOUSE_POINTS, rules))
+    house_points = place_points(house_counts, HOUSE_POINTS, rules,
+                                variant and rules.friends_close_house)
+    house_place = Placing("House", house_counts, house_points)
     totals = {n: sum(d.points[n] for d in districts) + house_place.points[n] for n in names}
     best = max(totals.values())
     leaders = [n for n in names if totals[n] == best]

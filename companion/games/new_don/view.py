@@ -17,6 +17,7 @@ from companion.games.new_don.actions import Action, KeepVegas, Reroll, RevealFav
 from companion.games.new_don.dice import Die
 from companion.games.new_don.legal import waiting_for
 from companion.games.new_don.phases.cleanup import game_end_reason
+from companion.games.new_don.rulebook import phase_help
 from companion.games.new_don.scoring import score
 from companion.games.new_don.state import Phase, State
 from companion.protocol.options import options_to_dict
@@ -62,6 +63,9 @@ def player_view(state: State, viewer: str | None) -> dict[str, Any]:
         "turn": _name_or_none(state, state.turn),
         "waiting": _waiting(state, viewer),
         "options": options_to_dict(state.rules),
+        "help": _help(state, viewer),
+        # The score as it stands (the tie rule applied): everything it counts is public.
+        "standing": score(state).to_dict(),
     }
     if state.phase is Phase.OFFER:
         view["offer"] = {
@@ -130,6 +134,17 @@ def _waiting(state: State, viewer: str | None) -> list[dict[str, Any]]:
             item["dice"] = w.dice.count
         waiting.append(item)
     return waiting
+
+
+def _help(state: State, viewer: str | None) -> dict[str, Any]:
+    """This phase in the rulebook's words, and what ``viewer`` may do in it now (the table
+    screen gets no "now": it does nothing)."""
+    mine = [w.does for w in waiting_for(state) if w.player == viewer] if viewer else []
+    godfather = viewer is not None and state.godfather == state.seat(viewer)
+    out = phase_help(state.phase, mine, godfather)
+    if viewer is None:
+        out["now"] = ""
+    return out
 
 
 HIDDEN = "hidden"

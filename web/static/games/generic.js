@@ -94,7 +94,6 @@ function play(page) {
     return [
       pic.scores ? h("section", { class: "card" }, h("h2", { text: "Game over" }), scoreCard(pic.scores)) : null,
       ...prompts.cards((pic.dice_wanted || []).length > 0),
-      entry.card(pic),
       pic.choices.length ? choicesCard(pic) : null,
       pic.can_undo ? h("section", { class: "card" },
         h("button", { class: "danger", id: "undo", onclick: () => post("undo", {}) }, "Undo my last move")) : null,
@@ -103,6 +102,7 @@ function play(page) {
 
   function render(pic, log) {
     showTurn(pic);
+    entry.show(pic);
     fill("cards", cards(pic));
     fill("players", position(pic.view, pic.viewer));
     showLog(log);

@@ -4,7 +4,8 @@
  * refusal's reason (and the rule it breaks) as a toast, and a fresh picture when the game
  * moved on under it (409).
  */
-import { toast } from "./dom.js";
+import { h, toast } from "./dom.js";
+import { ruleQuote } from "./shell.js";
 
 /* One request; never throws. `{ok, status, data}`, status 0 when the companion is out of
  * reach. */
@@ -30,6 +31,16 @@ export function refusal(data) {
   return (data.reason || "refused") + (data.rule ? ` (${data.rule})` : "");
 }
 
+/* A refusal as a toast shows it: the reason, the rule it breaks in the rulebook's words, and
+ * what to do instead (when the game prints its rulebook). */
+export function refusalNode(data) {
+  if (!data.quote) return refusal(data);
+  return h("div", { class: "refusal" },
+    h("p", { class: "refused", text: refusal(data) }),
+    ruleQuote(data.quote, data.rule),
+    data.instead ? h("p", { class: "instead", text: data.instead }) : null);
+}
+
 /* A key that makes a double tap apply once (the server keeps keys per player). */
 function newKey() {
   return crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2) + Date.now();
@@ -46,26 +57,36 @@ let sending = false;
  *            against the picture on screen (expected_seq, unless anySeq: a roll names the
  *            request it answers instead); a stale refusal (409) fetches the picture again,
  *            and the reply's picture is shown at once, before its event arrives
+ *   again    for a stale refusal: given the fresh picture, whether to send the same change
+ *            again against it (a choice everyone makes at once, still offered); else the
+ *            refusal is shown
  *
  * One change at a time: a second tap while the first is on its way would be made against the
  * same picture (and on the home page, would create a second game).
  */
-export async function send(path, body, { csrf, confirm, asHost = false, live = null, anySeq = false } = {}) {
+export async function send(path, body, { csrf, confirm, asHost = false, live = null, anySeq = false, again = null } = {}) {
   if (sending) return null;
   if (confirm && !window.confirm(confirm)) return null;
   const fields = { ...body };
   if (asHost) fields.as = "host";
-  if (live) {
-    fields.key = newKey();
-    if (!anySeq) fields.expected_seq = live.pic.seq;
-  }
+  if (live) fields.key = newKey();
   sending = true;
-  const res = await api("POST", path, fields, csrf).finally(() => { sending = false; });
-  if (!res.ok) {
-    toast(refusal(res.data));
-    if (live && res.status === 409) live.resync();
-    return null;
+  try {
+    for (let tries = 0; ; tries += 1) {
+      if (live && !anySeq) fields.expected_seq = live.pic.seq;
+      const res = await api("POST", path, fields, csrf);
+      if (res.ok) {
+        if (live) live.show(res.data);
+        return res.data;
+      }
+      if (live && res.status === 409) {
+        const fresh = await live.resync();
+        if (again && fresh && tries < 3 && again(fresh)) continue;
+      }
+      toast(refusalNode(res.data));
+      return null;
+    }
+  } finally {
+    sending = false;
   }
-  if (live) live.show(res.data);
-  return res.data;
 }

@@ -45,14 +45,37 @@ export function fill(id, ...children) {
   return el;
 }
 
+/* A value as JSON with every object's keys in order: the same data from any reply, event or
+ * fresh picture (whose keys may come in another order) gives the same text. */
+export function canon(value) {
+  if (Array.isArray(value)) return `[${value.map(canon).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canon(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value === undefined ? null : value);
+}
+
+/* Fill #id with `make()` only when `data` differs from what it was drawn from: a picture that
+ * changes nothing there leaves its elements (and a tap pressed on one of them) in place. */
+export function fillIf(id, data, make) {
+  const el = document.getElementById(id);
+  const key = canon(data);
+  if (!el || el.dataset.key === key) return el;
+  el.dataset.key = key;
+  return fill(id, make());
+}
+
 let toastTimer = null;
 
-/* A short message at the bottom of the screen: a refusal stays 7 s, good news 2.5 s. */
-export function toast(text, ok) {
+/* A short message at the bottom of the screen (text, or an element such as a refusal with
+ * its rule): a refusal stays 7 s (12 s with the rule's words), good news 2.5 s; a tap
+ * dismisses it. */
+export function toast(message, ok) {
   const el = document.getElementById("toast");
   if (!el) return;
-  el.textContent = text;
+  el.replaceChildren(message instanceof Node ? message : document.createTextNode(String(message)));
   el.className = "toast show" + (ok ? " ok" : "");
+  el.onclick = () => { el.className = "toast"; };
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { el.className = "toast"; }, ok ? 2500 : 7000);
+  toastTimer = setTimeout(() => { el.className = "toast"; }, ok ? 2500 : (message instanceof Node ? 12000 : 7000));
 }

@@ -73,9 +73,13 @@ export class Live {
     if (main) main.replaceChildren(h("section", { class: "card" }, h("p", { class: "turn", text })));
   }
 
+  /* Fetch the picture and log as they stand now; the picture, or null. */
   async resync() {
     const res = await api("GET", this.path.replace("/events", ""));
-    if (res.ok) { this.log = res.data.log || this.log; this.show(res.data); }
+    if (!res.ok) return null;
+    this.log = res.data.log || this.log;
+    this.show(res.data);
+    return this.pic;
   }
 
   show(pic) {

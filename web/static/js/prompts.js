@@ -19,12 +19,17 @@ export class DicePrompts {
     const kind = message.kind;
     if (kind === "problem") { toast(message.text); return; }
     if (kind === "whose_die") this.whose = message;
-    else if (kind === "roll_wanted" || kind === "progress") this.rolling = { text: message.text, faces: [] };
+    else if (kind === "roll_wanted" || kind === "progress") this.rolling = { text: this.say(message.text), faces: [] };
     else if (kind === "counted") {
       const faces = this.rolling ? this.rolling.faces : [];
-      this.rolling = { text: message.text, faces: [...faces, message.face].slice(-message.need) };
+      this.rolling = { text: this.say(message.text), faces: [...faces, message.face].slice(-message.need) };
     } else return;
     this.live.redraw();
+  }
+
+  /* The dice reader's words as this phone says them: simulated dice roll by themselves. */
+  say(text) {
+    return this.page.diceMode === "simulated" ? `Simulated dice roll for you: ${text.replace(/^Roll your/, "your")}` : text;
   }
 
   /* The cards to show: "is it yours?", and the roll's progress while this phone is asked to

@@ -43,11 +43,31 @@ export function waitsForMe(pic) {
   return pic.viewer !== null && (pic.view.waiting || []).some((w) => w.player === pic.viewer);
 }
 
-/* The phase line (#phase) and whose turn (#turn), highlighted when it is the viewer's. */
+/* The phase line (#phase) and whose turn (#turn), highlighted when it is the viewer's; and
+ * where the page has #help and the game's view a `help` ({title, what, now, rule, quote}),
+ * what this phase is and what the viewer may do now, in the rulebook's words. */
 export function showTurn(pic, words = plainWords) {
   fill("phase", words.phase(pic));
   const turn = fill("turn", whoseTurn(pic, words));
   if (turn) turn.className = "turn" + (waitsForMe(pic) ? " me" : "");
+  fill("help", helpBlock(pic.status === "active" ? pic.view.help : null));
+}
+
+/* A rule in the rulebook's words, with where it stands. */
+export function ruleQuote(quote, rule) {
+  return h("blockquote", { class: "rule" }, quote, h("cite", { text: `The rulebook, ${rule}` }));
+}
+
+let helpOpen = false;  // the reader's choice, kept across pictures
+
+function helpBlock(help) {
+  if (!help || typeof help !== "object" || !help.title) return null;
+  const details = h("details", { class: "help", open: helpOpen },
+    h("summary", { text: `${help.title}: what happens now` }),
+    h("p", { text: help.what }),
+    help.quote ? ruleQuote(help.quote, help.rule) : null);
+  details.addEventListener("toggle", () => { helpOpen = details.open; });
+  return [help.now ? h("p", { class: "help-now", text: help.now }) : null, details];
 }
 
 /* The log (#log), newest first; moves made while this page was away are marked. */

@@ -62,7 +62,9 @@ def clean_up(state: State) -> State:
     state = replace(state, round=state.round + 1)
     if any(s is not None for s in state.vegas):
         return replace(state, phase=Phase.VEGAS)
-    return start_roll_phase(state)  # nobody bet on Vegas: nothing to roll for
+    # Nobody bet on Vegas: nothing to roll for (a roll the table makes anyway is still taken,
+    # phases/vegas.py).
+    return start_roll_phase(state)
 
 
 def game_end_reason(state: State) -> str | None:

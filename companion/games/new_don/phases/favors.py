@@ -88,12 +88,14 @@ def _change_die(state: State, seat: int, a: UseFavor, ability: Ability) -> State
     if not isinstance(to, int) or isinstance(to, bool):
         raise MalformedAction(f"{ABILITY_TEXT[ability]}: to must be a die face")
     check_face(die, "die")
-    check_face(to, "to")
-    if ability is Ability.PLUS_MINUS_ONE and abs(to - die) != 1:
+    if ability is Ability.PLUS_MINUS_ONE:
+        # A 7 or a 0 is what the rule forbids ("1 is low, 6 is high"), not a malformed move.
         options = " or ".join(str(v) for v in (die - 1, die + 1) if 1 <= v <= 6)
-        raise RuleViolation(
-            rule, f"+/-1 turns a {die} into {options} (1 is low, 6 is high), not {to}"
-        )
+        if abs(to - die) != 1 or not 1 <= to <= 6:
+            raise RuleViolation(
+                rule, f"+/-1 turns a {die} into {options} (1 is low, 6 is high), not {to}"
+            )
+    check_face(to, "to")
     if to == die:
         raise RuleViolation(rule, f"the die already shows {die}")
     p = state.players[seat]
@@ -116,7 +118,7 @@ def _favor_extra(state: State, seat: int, a: UseFavor) -> State:
     same = [d for d in p.dice if d.face == die]
     if not same:
         raise RuleViolation(
-            "Appendix: Treat 1 die as 2 dice",
+            f"Appendix: {ABILITY_TEXT[Ability.EXTRA_DIE]}",
             f"the extra die must match one of {p.name}'s dice; they show {pool_text(p)}",
         )
     extra = Die(die, sets_only=all(d.sets_only for d in same), imaginary=True)

@@ -109,6 +109,36 @@ def reroll(state: State, seat: int, a: Reroll) -> State:
     return state.with_player(seat, to_roll=len(a.dice), to_roll_sets_only=False)
 
 
+def keep_dice(state: State, seat: int) -> State:
+    """A pass in the Offer phase: the player keeps their dice after their own offer (no
+    free reroll), and the next offer comes. Anyone else is told what they do instead."""
+    name, target = state.name(seat), state.name(state.offer_seat)
+    step = state.offer_step
+    if seat == state.offer_target and step is OfferStep.SPOT:
+        number, favor = state.offer_number, state.players[seat].favor
+        raise RuleViolation(
+            "Offer B.a",
+            f"{name} had a {number}, so it went to the Godfather (an offer you can't refuse): "
+            f"now put a soldier on Favor spot {number} or {favor}",
+        )
+    if seat == state.offer_target and step is OfferStep.GODFATHER:
+        raise RuleViolation(
+            "Offer", f"the Godfather, {state.name(state.godfather_seat)}, has not made "
+            f"{name} an offer yet: wait for it, then reroll or keep your dice",
+        )
+    if seat == state.godfather and step is OfferStep.GODFATHER:
+        raise RuleViolation(
+            "Offer", f"the Godfather does not pass: take {target}'s favor or name a number",
+        )
+    if seat != state.offer_target:
+        raise RuleViolation(
+            "Offer", f"it is {target}'s offer: {name} has nothing to pass on now",
+        )
+    if state.players[seat].to_roll:
+        raise RuleViolation("Offer", f"{name} is rerolling: roll the dice first")
+    return next_offer(state)
+
+
 def next_offer(state: State) -> State:
     nxt = state.left_of(state.offer_seat)
     if nxt == state.godfather:

@@ -10,12 +10,12 @@ import { h } from "../../js/dom.js";
 const SHOWN_FAVORS = 4;  // favors that help, shown before "more"
 const OPEN_SETS = 3;     // dice groups of sets shown open, not folded
 
-/* The button for one choice; `act(action)` sends it. */
+/* The button for one choice; `act(choice)` sends it. */
 function choiceButton(c, act, extraClass) {
   return h("button", {
     class: "choice" + (c.helps ? " helps" : "") + (extraClass ? " " + extraClass : ""),
     dataset: { group: c.group, action: JSON.stringify(c.action) },
-    onclick: () => act(c.action),
+    onclick: () => act(c),
   }, c.label, c.helps ? h("span", { class: "why", text: "★ " + c.helps }) : null);
 }
 
@@ -103,7 +103,7 @@ function pass(groups, button) {
 }
 
 /* The #choices card, or null when the player has nothing to choose; `faces` are the dice
- * tapped (sorted), `act(action)` sends a choice. */
+ * tapped (sorted), `act(choice)` sends a choice. */
 export function builder(pic, faces, act) {
   if (!pic.choices.length) return null;
   const groups = (...g) => pic.choices.filter((c) => g.includes(c.group));

@@ -1,7 +1,7 @@
 /* A New Don's score page: the score table, the chart, and why the game ended. */
 import { api, refusal } from "../../js/api.js";
 import { fill, h } from "../../js/dom.js";
-import { scoreChart, scoreTable } from "./scores.js";
+import { scoreChart, scoreTable, winnerLine } from "./scores.js";
 
 export async function start(page) {
   const [pic, board] = await Promise.all([
@@ -12,6 +12,6 @@ export async function start(page) {
     fill("scores", h("p", { text: "The game is not over yet. " }, h("a", { href: `/table/${page.game}`, text: "Table screen" })));
     return;
   }
-  fill("scores", scoreTable(scores, view), scoreChart(scores, view, board.data));
+  fill("scores", winnerLine(scores), scoreChart(scores, view, board.data), scoreTable(scores, view));
   fill("end-reason", view.end || "The host ended the game.");
 }

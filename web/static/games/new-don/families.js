@@ -1,24 +1,21 @@
-/* The families, the tracks and Vegas, as every New Don page shows them. */
+/* The families, the tracks and Vegas, as every New Don page shows them. A soldier is a marker:
+ * the family's colour with its initials, so two families of like colours still read apart. */
 import { h } from "../../js/dom.js";
-import { colourOf, swatch } from "../../js/colours.js";
+import { marker } from "../../js/colours.js";
 import { donDie } from "./dice.js";
 
-function token(view, name, title) {
-  return h("span", { class: "token", title, style: `background:${colourOf(view.players, name)}` });
-}
-
-export function playerSwatch(view, name) {
-  return swatch(colourOf(view.players, name));
-}
-
-/* The Muscle track: each space with the families on it; the Godfather's red 3 marked. */
+/* The Muscle track: each space with the family on it (any number in the Zero Zone); the
+ * Godfather's red 3 marked. */
 export function muscleTrack(board, view) {
   const track = board.muscle_track;
   return h("div", { class: "track" }, track.labels.map((label, pos) => {
     const godfather = pos === track.godfather_position;
-    return h("div", { class: "space" + (godfather ? " godfather" : ""), title: godfather ? "the Godfather's red 3" : null },
-      h("div", { text: label === "Zero Zone" ? "0" : label }),
-      h("div", { class: "tokens" }, view.players.filter((p) => p.muscle_position === pos).map((p) => token(view, p.name, p.name))));
+    const zero = label === "Zero Zone";
+    const here = view.players.filter((p) => p.muscle_position === pos);
+    return h("div", { class: "space" + (godfather ? " godfather" : "") + (zero ? " zero" : ""),
+      title: godfather ? "the Godfather's red 3" : (zero ? "the Zero Zone" : null), dataset: { pos: String(pos) } },
+      h("div", { class: "label", text: zero ? "0" : label }),
+      h("div", { class: "tokens" }, here.map((p) => marker(view.players, p.name))));
   }));
 }
 
@@ -28,16 +25,18 @@ export function favorTrack(board, view) {
     const spot = String(f.spot);
     return h("tr", {},
       h("th", { text: spot }), h("td", { class: "small", text: f.text }),
-      h("td", {}, view.players.filter((p) => p.favor_tokens[spot]).map((p) => h("span", { title: p.name },
-        ...Array.from({ length: p.favor_tokens[spot] }, () => token(view, p.name, null))))));
+      h("td", { class: "tokens" }, view.players.filter((p) => p.favor_tokens[spot]).map((p) =>
+        h("span", { class: "favor-count", title: `${p.name}: ${p.favor_tokens[spot]}` },
+          marker(view.players, p.name, { classes: "small" }),
+          p.favor_tokens[spot] > 1 ? `×${p.favor_tokens[spot]}` : null))));
   }));
 }
 
 /* Vegas: who holds each number, and the red dice on the table. */
 export function vegasBox(view) {
   return h("div", {},
-    h("div", { class: "choices-row" }, view.vegas.map((v) => h("span", { class: "chip" },
-      `${v.number}: `, v.holder ? playerSwatch(view, v.holder) : "—", v.holder ? ` ${v.holder}` : ""))),
+    h("div", { class: "vegas" }, view.vegas.map((v) => h("span", { class: "vegas-spot", dataset: { spot: String(v.number) } },
+      h("b", { text: String(v.number) }), v.holder ? marker(view.players, v.holder, { classes: "small" }) : h("span", { class: "muted", text: "—" })))),
     view.vegas_faces.length ? h("div", { class: "dice", style: "margin-top:.4rem" },
       h("span", { class: "small muted", text: "Red dice: " }),
       view.vegas_faces.map((f) => donDie(f, { small: true, red: true }))) : null);
@@ -48,10 +47,12 @@ export function vegasBox(view) {
 function family(view, p, viewer) {
   const favorShown = p.favor !== null && p.favor !== undefined;
   return h("div", { class: "player", dataset: { player: p.name } },
-    h("div", { class: "name" }, playerSwatch(view, p.name), p.name === viewer ? `${p.name} (you)` : p.name,
-      view.godfather === p.name ? h("span", { class: "chip", text: "Godfather" }) : null),
-    h("div", { class: "small muted" },
-      `House ${p.house} · Muscle ${p.muscle} · ${p.neighborhoods.length} neighborhoods`),
+    h("div", { class: "name" }, marker(view.players, p.name),
+      h("span", { class: "who", text: p.name === viewer ? `${p.name} (you)` : p.name, title: p.name }),
+      view.godfather === p.name ? h("span", { class: "chip godfather-badge", text: "Godfather" }) : null),
+    h("div", { class: "small muted facts" },
+      h("span", { text: `House ${p.house}` }), h("span", { class: "fact-muscle", text: ` · Muscle ${p.muscle}` }),
+      h("span", { text: ` · ${p.neighborhoods.length} neighborhood${p.neighborhoods.length === 1 ? "" : "s"}` })),
     favorShown && p.name !== viewer ? h("div", { class: "small" }, "Favor shown: ", donDie(p.favor, { small: true })) : null,
     p.favor_revealed && !favorShown ? h("div", { class: "small muted", text: "Favor down (hidden until all are down)" }) : null,
     p.absent.length ? h("div", { class: "small muted", text: `Has no ${p.absent.join(", ")}` }) : null,

@@ -2,7 +2,7 @@
  * roll's progress, "is this red die yours?", the resolution builder, undo, the families and
  * the board, the log. */
 import { api, send } from "../../js/api.js";
-import { fill, h } from "../../js/dom.js";
+import { canon, fill, fillIf, h } from "../../js/dom.js";
 import { DiceEntry } from "../../js/dice-entry.js";
 import { Live } from "../../js/live.js";
 import { DicePrompts } from "../../js/prompts.js";
@@ -11,7 +11,7 @@ import { drawBoard } from "./board.js";
 import { builder } from "./builder.js";
 import { diceWithOrigins, donDie } from "./dice.js";
 import { familiesBox } from "./families.js";
-import { scoreTable } from "./scores.js";
+import { scoreChart, scoreTable, winnerLine } from "./scores.js";
 import { words } from "./words.js";
 
 export function start(page) {
@@ -25,12 +25,15 @@ export function start(page) {
   const prompts = new DicePrompts(page, live);
   const entry = new DiceEntry(page, live);
 
-  async function post(path, body) {
-    if (!(await send(`${base}/${path}`, body, { csrf: page.csrf, live }))) return;
+  async function post(path, body, again = null) {
+    if (!(await send(`${base}/${path}`, body, { csrf: page.csrf, live, again }))) return;
     selected = [];  // the dice tapped were for the move just made
     live.redraw();
   }
-  const act = (action) => post("actions", { action });
+  // A choice everyone makes at once (a favor shown, Vegas dice locked) is sent again when
+  // another player's move made it stale, if it is still offered.
+  const same = (c) => (pic) => pic.choices.some((x) => canon(x.action) === canon(c.action));
+  const act = (c) => post("actions", { action: c.action }, c.simultaneous ? same(c) : null);
 
   function myDice(pic) {
     const mine = pic.view.players.find((p) => p.name === me);
@@ -62,7 +65,8 @@ export function start(page) {
 
   function gameOverCard(pic) {
     return h("section", { class: "card" }, h("h2", { text: "Game over" }),
-      h("p", { text: pic.view.end || "The host ended the game." }), scoreTable(pic.scores, pic.view),
+      h("p", { text: pic.view.end || "The host ended the game." }), winnerLine(pic.scores),
+      scoreChart(pic.scores, pic.view, board), scoreTable(pic.scores, pic.view),
       h("p", {}, h("a", { href: `/end/${page.game}`, text: "Scores and chart" })));
   }
 
@@ -70,26 +74,36 @@ export function start(page) {
     return h("section", { class: "card" }, h("button", { class: "danger", id: "undo", onclick: () => post("undo", {}) }, "Undo my last move"));
   }
 
-  function cards(pic) {
-    const dice = myDice(pic);
-    const now = dice.map((d) => d.face).join();
-    if (now !== selectedOf) { selected = []; selectedOf = now; }
+  function cards(pic, dice) {
     const faces = selected.map((i) => dice[i] && dice[i].face).filter(Boolean).sort((a, b) => a - b);
     return [
-      pic.scores ? gameOverCard(pic) : null,
-      ...prompts.cards((pic.dice_wanted || []).length > 0),
-      entry.card(pic, { red: ["vegas_roll"] }),
       pic.scores ? null : diceCard(pic, dice),
       builder(pic, faces, act),
       pic.can_undo ? undoCard() : null,
     ];
   }
 
+  // A phone draws the board's districts one under another, so the map fits its width.
+  const narrow = () => window.matchMedia("(max-width: 700px)").matches;
+
+  // The parts of the page drawn apart, so a picture of another player's move leaves the
+  // roll being typed exactly as it is (js/dice-entry.js).
   function render(pic, log) {
     showTurn(pic, words);
-    fill("cards", cards(pic));
+    fill("over", pic.scores ? gameOverCard(pic) : null);
+    fill("prompts", prompts.cards((pic.dice_wanted || []).length > 0));
+    entry.show(pic, { red: ["vegas_roll"] });
+    const dice = myDice(pic);
+    const now = dice.map((d) => d.face).join();
+    if (now !== selectedOf) { selected = []; selectedOf = now; }
+    // My dice and choices are drawn again only when they change: other players' moves leave
+    // the buttons in place, so a tap pressed meanwhile still lands.
+    const mine = pic.view.players.find((p) => p.name === me);
+    fillIf("cards", [dice, selected, pic.choices, pic.can_undo, Boolean(pic.scores), pic.view.phase,
+      pic.view.offer, mine && mine.favor], () => cards(pic, dice));
+    fill("standing", pic.scores ? null : [winnerLine(pic.view.standing, { running: true }), scoreChart(pic.view.standing, pic.view, board)]);
     fill("others", familiesBox(pic.view, me));
-    if (board) drawBoard(document.getElementById("board"), board, pic.view);
+    if (board) drawBoard(document.getElementById("board"), board, pic.view, { stacked: narrow() });
     showLog(log);
   }
 
