@@ -92,12 +92,11 @@ class StepsHorizon:
 
 class Generic:
     """Knowledge any game has through the protocol: play by ``random_action``, value by the
-    score as it stands (a softmax of the totals), search every legal move."""
+    score as it stands (whom it beats, and by how much), search every legal move."""
 
-    def __init__(self, game: AnyGame, steps: int = 40, temperature: float = 3.0) -> None:
+    def __init__(self, game: AnyGame, steps: int = 40) -> None:
         self.game = game
         self.steps = steps
-        self.temperature = temperature
 
     def consistent(self, world: World, view: dict[str, Any], player: str) -> bool:
         return True
@@ -112,11 +111,17 @@ class Generic:
         return StepsHorizon(self.steps)
 
     def reward(self, world: World, player: str) -> float:
+        """Mostly the share of rivals outscored (scores may be points or dollars: a rank is
+        the same either way), a little the score itself against the best."""
         totals = self.game.score(world).get("totals", {})
         values = {str(p): float(v) for p, v in totals.items()}
-        if player not in values:
+        if player not in values or len(values) < 2:
             return 0.5
-        return share(values, player, self.temperature)
+        mine = values[player]
+        others = [v for p, v in values.items() if p != player]
+        beaten = sum(1.0 if mine > v else 0.5 if mine == v else 0.0 for v in others)
+        scale = max(abs(v) for v in values.values()) or 1.0
+        return 0.8 * beaten / len(others) + 0.2 * (0.5 + 0.5 * (mine - max(others)) / scale)
 
     def reason(self, board: dict[str, Any], before: dict[str, Any], action: dict[str, Any],
                after: dict[str, Any]) -> str | None:
