@@ -155,7 +155,8 @@ def main() -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     results = load(path)
     done = {(r["pairing"], r["game"], r["timed"]) for r in results}
-    jobs = [(p, i, args.timed) for p in pairings for i in range(args.games)
+    # Game by game across the pairings: a run stopped early has a little of each.
+    jobs = [(p, i, args.timed) for i in range(args.games) for p in pairings
             if (p, i, args.timed) not in done]
     if jobs and not args.report:
         print(f"{len(jobs)} games to play ({len(done)} already in {path})", file=sys.stderr)

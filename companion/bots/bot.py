@@ -40,10 +40,10 @@ class Level:
 LEVELS: dict[str, Level] = {
     LevelName.EASY: Level(LevelName.EASY, 0, 0.0,
                           "plays by rules of thumb, at once: a gentle opponent"),
-    LevelName.STANDARD: Level(LevelName.STANDARD, 100, 0.2,
-                              "searches 100 worlds a move, for at most 0.2 s: a solid player"),
-    LevelName.STRONG: Level(LevelName.STRONG, 300, 1.0,
-                            "searches 300 worlds a move, for at most 1 s: the strongest"),
+    LevelName.STANDARD: Level(LevelName.STANDARD, 60, 0.2,
+                              "searches 60 worlds a move, for at most 0.2 s: a solid player"),
+    LevelName.STRONG: Level(LevelName.STRONG, 180, 1.0,
+                            "searches 180 worlds a move, for at most 1 s: the strongest"),
 }
 DEFAULT_LEVEL = LevelName.STANDARD
 MAX_SECONDS = 10.0  # the most a host may let a bot think about one move

@@ -49,6 +49,11 @@ class Knowledge(Protocol):
         the world it reached is valued (a new one for each iteration)."""
         ...
 
+    def effort(self, view: dict[str, Any], player: str) -> float:
+        """The share of a level's iterations this decision is worth (its iterations may
+        cost more than most, or matter less)."""
+        ...
+
     def reward(self, world: World, player: str) -> float:
         """How good ``world`` is for ``player``, in [0, 1] (a share of the chance to win)."""
         ...
@@ -109,6 +114,9 @@ class Generic:
 
     def horizon(self, game: AnyGame, view: dict[str, Any], player: str) -> Horizon:
         return StepsHorizon(self.steps)
+
+    def effort(self, view: dict[str, Any], player: str) -> float:
+        return 1.0
 
     def reward(self, world: World, player: str) -> float:
         """Mostly the share of rivals outscored (scores may be points or dollars: a rank is

@@ -46,6 +46,7 @@ ABILITY_VALUE = {
 HOUSE_POINTS = (3, 2, 1)
 TEMPERATURE = 3.5  # points: how a lead turns into a chance to win
 CANDIDATES = 10  # moves searched at most, best first
+EFFORT = {"reveal_favor": 0.5, "keep_vegas": 0.5}  # a share of the level's iterations
 REROLL_SAMPLES = 24  # rolls drawn to rank a reroll for the search
 MARKETS = 512  # markets remembered (a market per player and position)
 EXPECTED_SAMPLES = 24  # random pools that value dice the bot cannot see
@@ -469,6 +470,13 @@ class NewDonKnowledge:
 
     def horizon(self, game: AnyGame, view: dict[str, Any], player: str) -> Horizon:
         return DonHorizon(game, view, player)
+
+    def effort(self, view: dict[str, Any], player: str) -> float:
+        """Half the iterations for the favor to show and the red dice to lock: each plays
+        the offers round to the bot's own (three times the cost of any other), and the
+        Godfather's answer, not the die shown, decides most of it."""
+        does = next((w["does"] for w in view.get("waiting", ()) if w["player"] == player), "")
+        return EFFORT.get(does, 1.0)
 
     def reward(self, world: World, player: str) -> float:
         _, phase = progress_of(self.game, world)

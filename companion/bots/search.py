@@ -105,7 +105,8 @@ def search(obs: Observation, knowledge: Knowledge, budget: Budget, rng: random.R
     root.options, root.volatile = options, False
     done, discarded = root.visits, 0
     deadline = None if budget.seconds is None else start + budget.seconds
-    while done < budget.iterations:
+    iterations = max(1, round(budget.iterations * knowledge.effort(obs.view, me)))
+    while done < iterations:
         if deadline is not None and done and time.perf_counter() > deadline:
             break
         done += 1

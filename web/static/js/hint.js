@@ -19,7 +19,8 @@ export class Hint {
     return h("section", { class: "card", id: "hint-card" },
       h("button", { class: "small", id: "hint", disabled: this.asking, onclick: () => this.ask() },
         this.asking ? "Thinking…" : "What would a bot play?"),
-      fresh ? h("p", { class: "hint", id: "hint-text" }, "A bot would play ", h("b", { text: fresh.label }),
+      fresh ? h("p", { class: "hint", id: "hint-text", dataset: { action: JSON.stringify(fresh.action) } },
+        "A bot would play ", h("b", { text: fresh.label }),
         fresh.reason ? `: it ${fresh.reason}.` : ".") : null);
   }
 
