@@ -11,7 +11,7 @@ address) and times the same page loads again, and reports the server's resident 
 
 ``--https`` does the same over TLS (a handshake on every page load).
 
-Target (issue 16): with 200 streams open, a page loads in under 1 s (p99), with no errors.
+Target: with 200 streams open, a page loads in under 1 s (p99), with no errors.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 
 Each accepted action is checked by the engine, committed to SQLite (WAL, synchronous=FULL: one
 fsync per action) and published to a subscriber that builds every player's view, the way the
-web app will. Targets (issue 3): accept + store + publish under 5 ms at p99 here (20 ms on a
+web app will. Targets: accept + store + publish under 5 ms at p99 here (20 ms on a
 Raspberry Pi class machine), restart under 1 s.
 """
 

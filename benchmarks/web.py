@@ -8,7 +8,7 @@ own round trip (the durable accept: engine check and one fsync).
 
     .venv/bin/python benchmarks/web.py [--games 3] [--seed 1]
 
-Target (issue 4): p99 under 100 ms from POST to every stream, and no errors.
+Target: p99 under 100 ms from POST to every stream, and no errors.
 """
 
 from __future__ import annotations

@@ -17,6 +17,9 @@ from pathlib import Path
 from companion.bots.bot import DEFAULT_LEVEL, LEVELS
 from companion.gamefiles import GameFiles
 from companion.games import DEFAULT, PLANNED, game, games
+from companion.games.cash_n_guns import CASH_N_GUNS
+from companion.games.cash_n_guns.box_file import SHIPPED as BOX_SHIPPED
+from companion.games.cash_n_guns.box_file import check_report
 from companion.games.new_don import NEW_DON, BoardError, check_board
 from companion.games.new_don.boards import SHIPPED, load_board
 from companion.paths import default_data_dir
@@ -65,6 +68,21 @@ def cmd_board_check(args: argparse.Namespace) -> int:
     if placeholders:
         print(f"{len(placeholders)} facts are placeholders, not traced from a real board.")
     return 0
+
+
+def cmd_box_check(args: argparse.Namespace) -> int:
+    """Ca$h 'n Guns' box file: the shipped one, or a table's own count of its deck."""
+    if args.file is None:
+        name, text = BOX_SHIPPED, GameFiles(CASH_N_GUNS).shipped(BOX_SHIPPED)
+    else:
+        name = args.file
+        try:
+            text = Path(args.file).read_text("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            return _fail(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}")
+    ok, report = check_report(text, name)
+    print(report)
+    return 0 if ok else 1
 
 
 def cmd_board_show(args: argparse.Namespace) -> int:
@@ -291,17 +309,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if problem := _bots_fit(args, players):
         return _fail(problem)
     seed = args.seed if args.seed is not None else random.SystemRandom().randint(1, 10**6)
+    # A game is played first (a blink at random, seconds with bots): it says whether
+    # anything is rolled.
+    moves = list(play_with_bots(seed, players, args.bots, args.level, args.game) if args.bots
+                 else play(random.Random(seed), players, None, args.game))
     print(f"A simulated {players}-player game of {rules.name} (seed {seed}).")
     if args.bots:
         names = ", ".join(NAMES[players - args.bots:players])
         print(f"Bots play {names}; each move's reason is what the table may know.")
-    print("Dice are simulated; hidden rolls stay hidden, as on the table screen.\n")
+    if any(rules.is_roll(action) for _, action, _ in moves):
+        print("Dice are simulated; hidden rolls stay hidden, as on the table screen.\n")
+    else:
+        print("The players' moves are simulated; their secret choices stay hidden, as on the "
+              "table screen.\n")
     bots = set(NAMES[players - args.bots:players])
     knowledge = knowledge_for(rules)
-    steps = (play_with_bots(seed, players, args.bots, args.level, args.game) if args.bots
-             else play(random.Random(seed), players, None, args.game))
     state = None
-    for before, action, after in steps:
+    for before, action, after in moves:
         for line in rules.narrate(before, action, after, None):
             print(line, flush=True)
         if action.player in bots and not rules.is_roll(action):
@@ -356,6 +380,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = bsub.add_parser("show", help="describe a shipped board or a board file")
     p.add_argument("board", nargs="?", help=f"{' or '.join(SHIPPED)} or a file (default 3-4)")
     p.set_defaults(func=cmd_board_show)
+
+    box = sub.add_parser("box", help="check Ca$h 'n Guns' box file (its Loot deck and cards)")
+    xsub = box.add_subparsers(dest="box_command", metavar="ACTION", required=True)
+    p = xsub.add_parser("check", help="validate a box file: the shipped one, or your own count")
+    p.add_argument("file", nargs="?", help="a box file (default: the shipped box)")
+    p.set_defaults(func=cmd_box_check)
 
     p = sub.add_parser("replay", help="replay a game record and score it")
     p.add_argument("file")

@@ -1,4 +1,4 @@
-"""The phone-friendly web companion: table screen, phones, host page (issue 4).
+"""The phone-friendly web companion: table screen, phones, host page.
 
 ``create_app`` builds the Flask app around one :class:`companion.table.TableService`;
 ``companion serve`` (``web.cli``) runs it under cheroot. See docs/web.md.

@@ -24,7 +24,7 @@ from companion.games import DEFAULT, AnyGame, game_of_setup, games
 from companion.protocol import MalformedAction, option_list
 from companion.table import Ack, Game, TableService
 from web import views
-from web.body import choice_field, int_field, json_body, str_field
+from web.body import choice_field, int_field, json_body, optional_int_field, str_field
 from web.dice import PairingDesk, owners_of
 from web.hub import Hub
 from web.keys import Credential, JoinRefused, KeyStore, Role
@@ -340,6 +340,9 @@ def submit(game_id: str):
     return acknowledge(game_id, cred.name, ack)
 
 
+MAX_ROLL = 64  # dice in one roll: a Gangster Dice stash can hold 24, and room to spare
+
+
 @api.post("/games/<game_id>/dice/roll")
 def dice_roll(game_id: str):
     """A player's roll, typed on their phone: the faces of a roll the game waits for from
@@ -349,7 +352,7 @@ def dice_roll(game_id: str):
     if cred.role is not Role.PLAYER or cred.name is None:
         raise ApiError(403, "forbidden", "a roll is typed on the roller's own phone")
     faces = data.get("faces")
-    if (not isinstance(faces, list) or not 1 <= len(faces) <= 20
+    if (not isinstance(faces, list) or not 1 <= len(faces) <= MAX_ROLL
             or not all(isinstance(f, int) and not isinstance(f, bool) for f in faces)):
         raise ApiError(400, "malformed", "faces must be a list of die faces")
     ask = str_field(data, "ask", required=False, max_length=1000)
@@ -367,7 +370,7 @@ def undo(game_id: str):
         game_id,
         actor=cred.actor,
         expected_seq=int_field(data, "expected_seq"),
-        target=int_field(data, "target", required=False),
+        target=optional_int_field(data, "target"),
         key=idem_key(data, cred),
     )
     return acknowledge(game_id, cred.name, ack)
@@ -486,7 +489,7 @@ def dice_pair(game_id: str):
     data, _ = host_acting(game_id)
     owners = {o["owner"]: o for o in dice_owners(game_id)}
     owner = choice_field(data, "owner", tuple(owners), "")
-    count = int_field(data, "count", required=False) or owners[owner]["count"]
+    count = optional_int_field(data, "count") or owners[owner]["count"]
     if not 1 <= count <= 10:
         raise ApiError(400, "malformed", "count must be 1 to 10 dice")
     desk = pairing_desk()

@@ -95,14 +95,17 @@ def _too_deep(text: str) -> bool:
     return False
 
 
-def int_field(data: dict[str, Any], name: str, required: bool = True) -> int | None:
-    """A whole number (not a bool, not a float), or None when absent and not required."""
+def int_field(data: dict[str, Any], name: str) -> int:
+    """A whole number (not a bool, not a float, not absent)."""
     value = data.get(name)
-    if value is None and not required:
-        return None
     if not isinstance(value, int) or isinstance(value, bool) or abs(value) > 2**53:
         raise ApiError(400, "malformed", f"{name} must be a whole number, not {_shown(value)}")
     return value
+
+
+def optional_int_field(data: dict[str, Any], name: str) -> int | None:
+    """A whole number, or None when it is absent (or null)."""
+    return None if data.get(name) is None else int_field(data, name)
 
 
 def str_field(

@@ -24,6 +24,7 @@ from flask import (
     request,
     url_for,
 )
+from werkzeug.wrappers import Response as BaseResponse
 
 from companion.protocol.seats import COLOURS
 from companion.table import Refused, TableService
@@ -89,7 +90,7 @@ def not_host() -> Response:
     return message("Host only", "This page needs the host key of this game.", 401)
 
 
-def remember_host_key(game_id: str, key: str) -> Response:
+def remember_host_key(game_id: str, key: str) -> BaseResponse:
     """Open the host's secret link: keep its key in a cookie and send the browser on to the
     host page without it, so the secret does not stay in the address bar or the history."""
     cred = keys().lookup(game_id, key)

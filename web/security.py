@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from flask import Request, Response, current_app, request
+from werkzeug.wrappers import Response as BaseResponse
 
 from web.keys import Credential, KeyStore, Role
 
@@ -171,6 +172,6 @@ def anon_csrf(response: Response) -> str:
     return keys().csrf_for(value)
 
 
-def set_secret_cookie(response: Response, name: str, value: str, max_age: int) -> None:
+def set_secret_cookie(response: BaseResponse, name: str, value: str, max_age: int) -> None:
     response.set_cookie(name, value, max_age=max_age, httponly=True, samesite="Strict",
                         secure=bool(current_app.config.get("HTTPS")))  # never sent over http

@@ -23,6 +23,7 @@ import socket
 import ssl
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 from cheroot import wsgi
 from cheroot.server import HTTPConnection
@@ -83,8 +84,8 @@ def _peer_closed(sock: socket.socket) -> bool:
 class _Gateway(wsgi.Gateway_10):
     """cheroot's WSGI 1.0 gateway, adding :data:`CLIENT_GONE` to the environ."""
 
-    def get_environ(self) -> dict:
-        env = super().get_environ()
+    def get_environ(self) -> dict[str, Any]:  # type: ignore[override]  # cheroot's stub says None
+        env: dict[str, Any] = super().get_environ()  # type: ignore[func-returns-value]
         if hasattr(select, "poll") and _CLOSED:
             env[CLIENT_GONE] = functools.partial(_peer_closed, self.req.conn.socket)
         return env

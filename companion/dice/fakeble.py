@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable, Iterable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from bleak.backends.characteristic import BleakGATTCharacteristic
 from bleak.backends.client import BaseBleakClient
@@ -413,8 +413,10 @@ class FakeClient(BaseBleakClient):
             services.add_service(service)
             for uuid, props in chars:
                 handle += 2
+                # The fake dice list bleak's own property names ("notify", "write").
+                properties = cast("list[Any]", props)
                 services.add_characteristic(BleakGATTCharacteristic(
-                    None, handle, uuid, props, lambda: 125, service))
+                    None, handle, uuid, properties, lambda: 125, service))
             handle += 0x10
         self.services = services
         device.client = self

@@ -132,7 +132,7 @@ class BleRadio:
 
         return asyncio.run_coroutine_threadsafe(tracked(), self.loop)
 
-    def call(self, fn: Callable[[], None]) -> None:
+    def call(self, fn: Callable[[], object]) -> None:
         """Run ``fn`` on the radio loop soon (thread-safe)."""
         if self.loop is not None:
             self.loop.call_soon_threadsafe(fn)
@@ -191,18 +191,22 @@ class BleRadio:
 
     @contextlib.asynccontextmanager
     async def connection(self, device: BLEDevice, name: str,
-                         on_lost: Callable[[], None],
+                         on_lost: Callable[[], object],
                          setup: Callable[[BleakClient], Awaitable[None]]
                          ) -> AsyncIterator[BleakClient]:
         """Connect, run ``setup`` (subscribe, greet) while holding the one-attempt lock, and
         hold a connection slot until the block ends; always disconnects."""
         assert self._slots is not None and self._connect_lock is not None
+
+        def lost(_client: BleakClient) -> None:
+            on_lost()
+
         async with self._slots:
             client: BleakClient | None = None
             try:
                 async with self._connect_lock:
                     client = await establish_connection(
-                        BleakClient, device, name, disconnected_callback=lambda _c: on_lost(),
+                        BleakClient, device, name, disconnected_callback=lost,
                         max_attempts=self.connect_attempts, backend=self.client_backend)
                     self._clients.add(client)
                     self.connects += 1

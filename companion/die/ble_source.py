@@ -31,7 +31,7 @@ from typing import Any
 
 from bleak import BleakClient, BleakScanner
 from bleak.backends.device import BLEDevice
-from bleak.backends.scanner import AdvertisementData
+from bleak.backends.scanner import AdvertisementData, BaseBleakScanner
 from bleak.exc import BleakError
 
 from companion.dice.assignment import DieRef
@@ -100,12 +100,14 @@ def hm10_notify(
 
 
 async def discover_hm10(
-    timeout: float = 5.0, *, scanner_backend: type[Any] | None = None
+    timeout: float = 5.0, *, scanner_backend: type[BaseBleakScanner] | None = None
 ) -> list[tuple[BLEDevice, AdvertisementData]]:
     """Every HM-10 module in range. Which of them are dice, only a STATUS tells."""
-    found = await BleakScanner.discover(
-        timeout=timeout, return_adv=True, backend=scanner_backend
-    )
+    if scanner_backend is None:
+        found = await BleakScanner.discover(timeout=timeout, return_adv=True)
+    else:  # a test's fake backend
+        found = await BleakScanner.discover(timeout=timeout, return_adv=True,
+                                            backend=scanner_backend)
     return [(d, a) for d, a in found.values() if is_hm10(d, a)]
 
 
@@ -121,7 +123,7 @@ class BleDieSource:
         address: str | None = None,
         *,
         source: str = SOURCE_NAME,
-        scanner_backend: type[Any] | None = None,
+        scanner_backend: type[BaseBleakScanner] | None = None,
         client_backend: type[Any] | None = None,
         scan_timeout: float = 10.0,
         connect_timeout: float = 20.0,
@@ -147,16 +149,15 @@ class BleDieSource:
         return self.readings()
 
     async def _find(self) -> BLEDevice | None:
-        if self.address is not None:
-            wanted = self.address.lower()
-            return await BleakScanner.find_device_by_filter(
-                lambda d, a: d.address.lower() == wanted,
-                timeout=self._scan_timeout,
-                backend=self._scanner_backend,
-            )
-        return await BleakScanner.find_device_by_filter(
-            is_hm10, timeout=self._scan_timeout, backend=self._scanner_backend
-        )
+        wanted = self.address.lower() if self.address is not None else None
+
+        def fits(device: BLEDevice, advert: AdvertisementData) -> bool:
+            return device.address.lower() == wanted if wanted else is_hm10(device, advert)
+
+        if self._scanner_backend is None:
+            return await BleakScanner.find_device_by_filter(fits, timeout=self._scan_timeout)
+        return await BleakScanner.find_device_by_filter(  # a test's fake backend
+            fits, timeout=self._scan_timeout, backend=self._scanner_backend)
 
     async def readings(self) -> AsyncIterator[DieReading]:
         """Yield a DieReading for every change the die reports, forever, reconnecting."""

@@ -211,7 +211,9 @@ class SerialDieSource:
         last_complaint = 0.0
         try:
             while not self._stop.is_set():
-                data = ser.read(max(1, ser.in_waiting))
+                # Every port serial_for_url opens (a tty, loop://, socket://) has in_waiting;
+                # the stubs declare it only on Serial.
+                data = ser.read(max(1, ser.in_waiting))  # type: ignore[attr-defined]
                 if not data:
                     continue
                 for item in decoder.feed(data):

@@ -9,6 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.cash_n_guns import CASH_N_GUNS
+from companion.games.gangster_dice import GANGSTER_DICE
+from companion.games.godfather_1971 import GODFATHER_1971
+from companion.games.monopoly import MONOPOLY
 from companion.games.new_don import NEW_DON
 from companion.protocol import Game, MalformedAction
 
@@ -18,7 +21,8 @@ DEFAULT = NEW_DON.id  # a record whose setup line names no game is A New Don's (
 # The ids are fixed: records and saved games name them.
 PLANNED = ("new-don", "gangster-dice", "cash-n-guns", "monopoly-godfather", "godfather-1971")
 
-_GAMES: dict[str, AnyGame] = {NEW_DON.id: NEW_DON, CASH_N_GUNS.id: CASH_N_GUNS}
+_SHIPPED: tuple[AnyGame, ...] = (NEW_DON, GANGSTER_DICE, CASH_N_GUNS, GODFATHER_1971, MONOPOLY)
+_GAMES: dict[str, AnyGame] = {g.id: g for g in _SHIPPED}
 
 
 def games() -> list[AnyGame]:

@@ -179,6 +179,17 @@ class Game(Protocol[S, A, U]):
         """The action that answers a dice request with the faces the dice show."""
         ...
 
+    def chance_action(self, state: S, rng: random.Random) -> A | None:
+        """The chance the game awaits that neither a die nor a player gives (a shuffle of the
+        cards the companion holds for the players), drawn from ``rng``; None when it awaits
+        none. The table service draws and records it at once (actor ``table``), so a record
+        replays exactly; a game whose chance is all physical returns None."""
+        ...
+
+    def is_chance(self, action: A) -> bool:
+        """Whether ``action`` is chance only the companion draws (nobody may submit it)."""
+        ...
+
     def is_roll(self, action: A) -> bool:
         """Whether ``action`` only reports dice (what a dice reader may submit)."""
         ...

@@ -12,6 +12,7 @@ its log (``effective_actions``), re-checked by the engine.
 from __future__ import annotations
 
 import logging
+import random
 import secrets
 import threading
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from companion.records import Record, RecordError, dump_record, parse_record, re
 from companion.table.storage import Storage, StoredEvent
 
 log = logging.getLogger(__name__)
+CHANCE_ACTOR = "table"  # who records the chance the companion draws itself (a shuffle)
 MAX_REASON = 200  # characters: a correction's reason is one line of the exported record
 
 
@@ -138,8 +140,11 @@ def _effective(
 class TableService:
     """All games in one data folder. Thread-safe: one writer at a time, any number of readers."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, chance: random.Random | None = None) -> None:
+        """``chance`` draws what no die and no player gives (a shuffle of the cards the
+        companion holds); a test may pass a seeded one, the table never does."""
         self.data_dir = Path(data_dir)
+        self._chance = chance or random.SystemRandom()
         self.storage = Storage(self.data_dir)
         self._lock = threading.RLock()
         self._games: dict[str, Game] = {}
@@ -156,6 +161,9 @@ class TableService:
                 self.damaged[game_id] = reason
                 log.warning("game %s cannot be loaded and is left untouched: %s",
                             game_id, reason)
+        for game_id in list(self._games):
+            # A crash may have come between a move and the chance it made the game await.
+            self._draw_chance(game_id)
 
     def files(self, rules: AnyGame) -> GameFiles:
         """A game's data files: shipped ones, and the user's in the data folder's ``boards``."""
@@ -238,7 +246,8 @@ class TableService:
             event = StoredEvent(game_id, 0, "setup", actor, line, None, created)
             game = Game(game_id, created, "active", rules, chosen, (event,), (), state, {})
             self._games[game_id] = game
-            return game
+            self._draw_chance(game_id)
+            return self._games[game_id]
 
     def _new_state(self, data: dict[str, Any]) -> tuple[AnyGame, Setup, Any]:
         try:
@@ -284,7 +293,7 @@ class TableService:
             except RuleViolation as exc:
                 raise Refused("illegal", exc.reason, exc.rule, exc.public) from None
             status = "finished" if game.rules.is_over(state) else None
-            return self._commit(
+            ack = self._commit(
                 game,
                 "action",
                 actor,
@@ -295,6 +304,8 @@ class TableService:
                 status,
                 action,
             )
+            self._draw_chance(game_id)
+            return ack
 
     def submit_roll(
         self,
@@ -354,7 +365,7 @@ class TableService:
             effective = tuple((s, a) for s, a in game.effective if s < target)
             state = self._replay(game, list(effective))
             undone = [s for s, _ in game.effective if s >= target]
-            return self._commit(
+            ack = self._commit(
                 game,
                 "undo",
                 actor,
@@ -364,6 +375,8 @@ class TableService:
                 effective,
                 "active" if game.status == "finished" else None,
             )
+            self._draw_chance(game_id)
+            return ack
 
     def _undo_target(self, game: Game, actor: str, target: int | None) -> int:
         """The first move ``actor`` may take back (it and every later one go): the host's
@@ -439,7 +452,9 @@ class TableService:
                 "finished" if game.rules.is_over(state)
                 else ("active" if game.status == "finished" else None)
             )
-            return self._commit(game, "correction", actor, payload, key, state, effective, status)
+            ack = self._commit(game, "correction", actor, payload, key, state, effective, status)
+            self._draw_chance(game_id)
+            return ack
 
     def set_status(self, game_id: str, status: str, *, actor: str = "host") -> Game:
         """finish (the host ends the game early), archive, or reopen."""
@@ -460,6 +475,7 @@ class TableService:
                     game.effective,
                     status,
                 )
+            self._draw_chance(game_id)  # a reopened game may await a shuffle
             return self._games[game_id]
 
     def _open(self, game: Game) -> None:
@@ -496,7 +512,30 @@ class TableService:
             raise Refused("malformed", str(exc)) from None
         return parsed
 
+    def _draw_chance(self, game_id: str) -> None:
+        """Record the chance a game awaits that neither a die nor a player gives (its
+        ``chance_action``: a shuffle of the cards the companion holds for the players), drawn
+        here and stored like any move, so the record replays exactly. Called with the lock
+        held after every change that may make a game await it."""
+        for _ in range(100):  # a game awaits a few draws in a row at most; never loop forever
+            game = self._games[game_id]
+            if not game.can_go_on:
+                return
+            action = game.rules.chance_action(game.state, self._chance)
+            if action is None:
+                return
+            state = game.rules.apply(game.state, action)
+            self._commit(game, "action", CHANCE_ACTOR, action.to_dict(), None, state,
+                         (*game.effective, (game.seq + 1, action)),
+                         "finished" if game.rules.is_over(state) else None, action)
+        raise RuntimeError(f"game {game_id} kept asking for chance: a bug in its rules")
+
     def _authorise(self, game: Game, actor: str, action: Action) -> None:
+        if game.rules.is_chance(action):
+            if actor == CHANCE_ACTOR:
+                return
+            raise Refused("forbidden", f"a {action.TYPE} is chance: the companion draws it "
+                          "itself, and nobody at the table may choose it")
         if actor == "host" or actor == f"player:{action.player}":
             return
         if (actor == "dice" or actor.startswith("dice:")) and game.rules.is_roll(action):

@@ -64,10 +64,11 @@ def arrange(state: State, **changes: dict) -> State:
     for field, per_player in changes.items():
         for name, value in per_player.items():
             seat = state.seat(name)
+            p = state.players[seat]
             if field == "hand":
-                state = state.with_player(seat, bangs=value[0], clicks=value[1])
+                state = state.with_player(seat, replace(p, bangs=value[0], clicks=value[1]))
             else:
-                state = state.with_player(seat, **{field: value})
+                state = state.with_player(seat, replace(p, **{field: value}))
     return state
 
 

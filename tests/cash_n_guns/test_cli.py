@@ -96,3 +96,40 @@ def test_rules_lists_the_house_rules():
     for name in ("split_ends", "unshared_loot", "clip_discard", "kept_loot",
                  "aim_confirmation"):
         assert name in done.stdout
+
+
+def test_the_demo_speaks_of_no_dice_in_a_game_without_dice():
+    done = run("demo", "--game", "cash-n-guns", "--players", "4", "--seed", "2", "--delay", "0")
+    assert done.returncode == 0, done.stderr
+    assert "Dice" not in done.stdout and "rolls" not in done.stdout
+    assert "secret choices stay hidden" in done.stdout
+
+
+BOX = ROOT / "companion" / "games" / "cash_n_guns" / "box.toml"
+
+
+def test_box_check_passes_the_shipped_box_and_names_its_placeholders():
+    done = run("box", "check")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("box.toml: OK: 4-8 players, 8 turns of 8 Loot cards")
+    assert "15 x $5,000 bill" in done.stdout
+    assert "facts are placeholders" in done.stdout
+
+
+def test_box_check_reads_a_tables_own_count_and_says_what_to_fix(tmp_path):
+    ours = tmp_path / "our-deck.toml"
+    ours.write_text(BOX.read_text().replace("click = 5", "click = 4", 1))
+    done = run("box", "check", str(ours))
+    assert done.returncode == 1
+    line = next(i for i, text in enumerate(ours.read_text().splitlines(), 1)
+                if text.startswith("bang = "))
+    assert f"{ours}:{line}: error: each player holds 3 Bang! and 4 Click" in done.stdout
+    assert "fix: make bang + click = 8" in done.stdout
+    assert "1 error(s)" in done.stdout
+    ours.write_text(BOX.read_text())
+    assert run("box", "check", str(ours)).returncode == 0
+
+
+def test_box_check_of_a_missing_file_says_so():
+    done = run("box", "check", "no-such-box.toml")
+    assert done.returncode == 1 and "cannot read no-such-box.toml" in done.stderr

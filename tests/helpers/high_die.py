@@ -187,6 +187,12 @@ class HighDie:
     def roll_action(self, waiting: Waiting, faces: tuple[int, ...]) -> Act:
         return Roll(waiting.player, faces[0])
 
+    def chance_action(self, state: State, rng: random.Random) -> Act | None:
+        return None
+
+    def is_chance(self, action: Act) -> bool:
+        return False
+
     def is_roll(self, action: Act) -> bool:
         return isinstance(action, Roll)
 

@@ -70,7 +70,8 @@ def heard_by_mover(rules, state, attempt):
     raise AssertionError("it was refused a moment ago")
 
 
-@pytest.mark.parametrize("game_id", ["new-don", "high-die", "cash-n-guns"])
+@pytest.mark.parametrize("game_id", ["new-don", "high-die", "gangster-dice", "cash-n-guns",
+                                     "godfather-1971", "monopoly-godfather"])
 def test_no_payload_changes_when_the_secrets_a_viewer_may_not_see_change(game_id):
     rules = games.game(game_id)
     low, high = rules.players

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from companion.games.cash_n_guns.rules import HouseRules
 from companion.protocol.errors import MalformedAction
@@ -17,6 +17,7 @@ from companion.protocol.options import options_from_dict, options_to_dict
 from companion.protocol.seats import Seat, clean_name, parse_seats
 
 GAME_ID = "cash-n-guns"
+E = TypeVar("E", bound=StrEnum)
 
 
 class Bullet(StrEnum):
@@ -169,10 +170,10 @@ def action_from_dict(data: Any) -> Action:
     if not isinstance(data, dict):
         raise MalformedAction(f"an action is a JSON object, not {type(data).__name__}")
     kind = data.get("type")
-    cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is None:
+    if not isinstance(kind, str) or kind not in ACTION_TYPES:
         raise MalformedAction(
             f"unknown action type {kind!r}; known: {', '.join(sorted(ACTION_TYPES))}")
+    cls = ACTION_TYPES[kind]
     unknown = set(data) - _FIELDS[cls.TYPE] - {"type", "player"}
     if unknown:
         takes = ", ".join(sorted(_FIELDS[cls.TYPE] | {"player"}))
@@ -216,13 +217,13 @@ def _name(kind: str, key: str, value: Any) -> str:
     return value
 
 
-def _enum(kind: str, key: str, data: dict[str, Any], enum: type[StrEnum]) -> Any:
+def _enum(kind: str, key: str, data: dict[str, Any], enum: type[E]) -> E:
     value = data.get(key)
-    try:
-        return enum(value)
-    except ValueError:
-        raise MalformedAction(f"{kind}: {key} must be one of "
-                              f"{', '.join(e.value for e in enum)}, not {value!r}") from None
+    for member in enum:
+        if member.value == value:
+            return member
+    raise MalformedAction(f"{kind}: {key} must be one of "
+                          f"{', '.join(e.value for e in enum)}, not {value!r}")
 
 
 @dataclass(frozen=True, slots=True)

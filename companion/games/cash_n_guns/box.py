@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeGuard
 
 
 class LootKind(StrEnum):
@@ -38,7 +38,7 @@ def dollars(amount: int) -> str:
     return f"${amount:,}"
 
 
-def whole(value: object) -> bool:
+def whole(value: object) -> TypeGuard[int]:
     """A whole number as TOML gives it (a bool is not one)."""
     return isinstance(value, int) and not isinstance(value, bool)
 

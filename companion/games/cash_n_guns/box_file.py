@@ -8,12 +8,12 @@ documented in docs/cash-n-guns.md ("The box").
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from companion.games.cash_n_guns.box import (
@@ -91,6 +91,7 @@ class _Lines:
         return self.headers[i][0], end
 
     def key(self, key: str, table: str | None = None, index: int = 0) -> int | None:
+        span: tuple[int, int] | None
         if table is None:
             span = (1, self.headers[0][0] - 1 if self.headers else len(self.lines))
         else:
@@ -200,7 +201,8 @@ def check_box(text: str) -> tuple[Box | None, list[Problem]]:
     if data.get("game") != GAME:
         c.error(L.key("game"), f"this file is for the game {data.get('game')!r}, not {GAME}",
                 f'game = "{GAME}"')
-    name = data.get("name") if isinstance(data.get("name"), str) else "a box"
+    raw_name = data.get("name")
+    name = raw_name if isinstance(raw_name, str) else "a box"
 
     tables: dict[str, dict[str, Any]] = {}
     for key, fields in _TABLES.items():
@@ -211,7 +213,7 @@ def check_box(text: str) -> tuple[Box | None, list[Problem]]:
             c.error(line, f"the box needs a [{key}] table",
                     "see the shipped box.toml for every table and its fields")
             table = {}
-        c.unknown(table, {*fields, *_NOTES}, f"[{key}]", lambda k, t=key: L.key(k, t))
+        c.unknown(table, {*fields, *_NOTES}, f"[{key}]", functools.partial(L.key, table=key))
         if table:
             c.sources(table, fields, key, line)
         tables[key] = table
@@ -237,7 +239,8 @@ def check_box(text: str) -> tuple[Box | None, list[Problem]]:
     bullets = tables["bullets"]
     bangs = c.count(bullets, "bang", "bullets", at("bullets", "bang"), 0, "bang = 3")
     clicks = c.count(bullets, "click", "bullets", at("bullets", "click"), 0, "click = 5")
-    if None not in (bangs, clicks, turns) and bangs + clicks != turns:
+    if (bangs is not None and clicks is not None and turns is not None
+            and bangs + clicks != turns):
         c.error(at("bullets", "bang"), f"each player holds {bangs} Bang! and {clicks} Click, "
                 f"{bangs + clicks} cards for {turns} turns: the manual says 'You have 8 cards, "
                 "one for each turn' (Game turn, 2.)",
@@ -291,9 +294,8 @@ def _check_loot(c: _Checker, raw: Any, turns: int | None, per_turn: int | None,
             c.error(line, f"Loot card #{i + 1} must be a [[loot]] table")
             continue
         c.unknown(entry, {*_LOOT_FIELDS, *_NOTES}, f"Loot card #{i + 1}", at)
-        try:
-            kind = LootKind(entry.get("kind"))
-        except ValueError:
+        kind = next((k for k in LootKind if k.value == entry.get("kind")), None)
+        if kind is None:
             c.error(at("kind"), f"Loot card #{i + 1}: kind {entry.get('kind')!r} is not one "
                     "the manual describes", f"kind = one of {', '.join(k.value for k in LootKind)}")
             continue
@@ -349,7 +351,7 @@ def parse_box(text: str, filename: str = SHIPPED) -> Box:
     return box
 
 
-@lru_cache(maxsize=8)  # a box is immutable: parse each text once
+@functools.lru_cache(maxsize=8)  # a box is immutable: parse each text once
 def _parsed(text: str, name: str) -> Box:
     return parse_box(text, name)
 

@@ -28,9 +28,9 @@ def load(state: State, seat: int, action: Load) -> State:
             f"(your hand: {p.bangs} Bang!, {p.clicks} Click)",
         )
     if action.card is Bullet.BANG:
-        state = state.with_player(seat, bangs=p.bangs - 1, loaded=action.card)
+        state = state.with_player(seat, replace(p, bangs=p.bangs - 1, loaded=action.card))
     else:
-        state = state.with_player(seat, clicks=p.clicks - 1, loaded=action.card)
+        state = state.with_player(seat, replace(p, clicks=p.clicks - 1, loaded=action.card))
     if all(state.players[s].loaded is not None for s in state.alive):
         state = replace(state, phase=Phase.HOLD_UP)
     return state

@@ -21,7 +21,7 @@ def courage(state: State, seat: int, action: CourageChoice) -> State:
     require_phase(state, COURAGE, "lying down or shouting Banzai", Phase.COURAGE)
     if state.players[seat].courage is not None:
         raise RuleViolation(COURAGE, f"{state.name(seat)} has already chosen")
-    state = state.with_player(seat, courage=action.choice)
+    state = state.with_player(seat, replace(state.players[seat], courage=action.choice))
     if any(state.players[s].courage is None for s in state.alive):
         return state
     state = card_effects(state)
@@ -69,8 +69,8 @@ def card_effects(state: State) -> State:
     for s in living:
         p = state.players[s]
         wounds = p.wounds + hits[s]
-        state = state.with_player(
-            s, loaded=None, wounds=wounds, dead=wounds >= state.box.deadly_wounds,
-            down=p.courage is Courage.LIE_DOWN or hits[s] > 0)
+        state = state.with_player(s, replace(
+            p, loaded=None, wounds=wounds, dead=wounds >= state.box.deadly_wounds,
+            down=p.courage is Courage.LIE_DOWN or hits[s] > 0))
     return replace(state, shots=tuple(shots), shots_turn=state.turn,
                    discard=state.discard + tuple(discards))

@@ -78,6 +78,12 @@ class CashNGuns:
     def is_roll(self, action: Action) -> bool:
         return False
 
+    def chance_action(self, state: State, rng: random.Random) -> Action | None:
+        return None  # the Loot deck is physical: the table enters the cards flipped
+
+    def is_chance(self, action: Action) -> bool:
+        return False
+
     def table_may_enter(self, action: Action) -> bool:
         # The table sees the loot flipped and where each foam gun points; a phone confirms
         # its own gun. Bullets and courage stay the player's own secret choices.

@@ -64,7 +64,7 @@ def aim(state: State, seat: int, action: Aim) -> State:
         require_alive(state, target, HOLD_UP)
     gun = Gun(target, action.by, confirmed=action.by is AimedBy.SELF)
     if state.phase is Phase.HOLD_UP:
-        return state.with_player(seat, gun=gun)
+        return state.with_player(seat, replace(state.players[seat], gun=gun))
     assert state.order is not None
     ordered, had = state.order
     if seat != ordered:
@@ -76,7 +76,7 @@ def aim(state: State, seat: int, action: Aim) -> State:
     if target == had:
         raise RuleViolation(PRIVILEGE, f"{name} must choose a different target than "
                             f"{state.name(had)}")
-    return _after_change(state.with_player(seat, gun=gun))
+    return _after_change(state.with_player(seat, replace(state.players[seat], gun=gun)))
 
 
 def confirm_aim(state: State, seat: int, action: ConfirmAim) -> State:
@@ -94,7 +94,8 @@ def confirm_aim(state: State, seat: int, action: ConfirmAim) -> State:
         raise RuleViolation(HOLD_UP, f"no aim is recorded for {name} yet: nothing to confirm")
     if gun.confirmed:
         raise RuleViolation(HOLD_UP, f"{name}'s aim is already confirmed")
-    state = state.with_player(seat, gun=replace(gun, confirmed=True))
+    state = state.with_player(seat, replace(state.players[seat],
+                                            gun=replace(gun, confirmed=True)))
     return _after_change(state) if state.phase is Phase.CHANGE_TARGET else state
 
 

@@ -7,6 +7,8 @@ face-down", Maria's phone "Maria loads a Bang! face-down".
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.games.cash_n_guns.actions import Action, Bullet, Courage
 from companion.games.cash_n_guns.box import LootKind
 from companion.games.cash_n_guns.scoring import end_reason, score
@@ -62,7 +64,7 @@ def narrate(before: State, action: Action, after: State, viewer: str | None = No
     return lines
 
 
-def _aim(before: State, who: str, a: dict) -> str:
+def _aim(before: State, who: str, a: dict[str, Any]) -> str:
     target = a["target"]
     table = a.get("by") == "table"
     if before.phase is Phase.CHANGE_TARGET:

@@ -64,13 +64,14 @@ def take(state: State, seat: int, action: Take) -> State:
     if card.kind is LootKind.FIRST_AID_KIT:
         # "he immediately heals all of his wounds ... If the player has no wounds, the First
         # aid kit is discarded without effect."
-        state = replace(state.with_player(seat, wounds=0), spent=state.spent + (card.id,))
+        state = replace(state.with_player(seat, replace(p, wounds=0)),
+                        spent=state.spent + (card.id,))
     elif card.kind is LootKind.CLIP:
         state = _clip(replace(state, spent=state.spent + (card.id,)), seat)
         if state.clip is not None:
             return state
     else:
-        state = state.with_player(seat, loot=p.loot + (card.id,))
+        state = state.with_player(seat, replace(p, loot=p.loot + (card.id,)))
     return next_share(state)
 
 
@@ -87,7 +88,7 @@ def _clip(state: State, seat: int) -> State:
     taken = (shown or bangs)[0]
     pile = state.discard[:taken] + state.discard[taken + 1:]
     p = state.players[seat]
-    state = replace(state.with_player(seat, bangs=p.bangs + 1), discard=pile)
+    state = replace(state.with_player(seat, replace(p, bangs=p.bangs + 1)), discard=pile)
     return replace(state, clip=seat) if p.hand else state
 
 
@@ -103,9 +104,9 @@ def discard(state: State, seat: int, action: Discard) -> State:
         raise RuleViolation(CLIPS, f"you must discard another card than the Bang! you took, "
                             f"and hold no other {action.card.label}")
     if action.card is Bullet.BANG:
-        state = state.with_player(seat, bangs=p.bangs - 1)
+        state = state.with_player(seat, replace(p, bangs=p.bangs - 1))
     else:
-        state = state.with_player(seat, clicks=p.clicks - 1)
+        state = state.with_player(seat, replace(p, clicks=p.clicks - 1))
     face_up = state.rules.clip_discard == "face_up"
     state = replace(state, clip=None, discard=state.discard + (Discarded(seat, action.card,
                                                                           face_up),))

@@ -126,9 +126,11 @@ class State:
     def name(self, seat: int) -> str:
         return self.players[seat].name
 
-    def with_player(self, seat: int, **changes: object) -> State:
+    def with_player(self, seat: int, player: Gangster) -> State:
+        """This state with ``player`` in ``seat``'s place (``replace(p, ...)`` of the one
+        there: its fields are then checked by the type checker)."""
         players = list(self.players)
-        players[seat] = replace(players[seat], **changes)
+        players[seat] = player
         return replace(self, players=tuple(players))
 
     def clockwise(self, start: int) -> Iterator[int]:

@@ -86,6 +86,12 @@ class NewDon:
             return VegasRoll(waiting.player, faces)
         return Roll(waiting.player, faces)
 
+    def chance_action(self, state: State, rng: random.Random) -> Action | None:
+        return None  # all of A New Don's chance is the physical dice
+
+    def is_chance(self, action: Action) -> bool:
+        return False
+
     def is_roll(self, action: Action) -> bool:
         return isinstance(action, Roll | VegasRoll | GodfatherRoll)
 

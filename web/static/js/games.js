@@ -9,6 +9,12 @@ const OWN = {
     end: () => import("../games/new-don/end.js"),
     words: () => import("../games/new-don/words.js"),
   },
+  "cash-n-guns": {
+    table: () => import("../games/cash-n-guns/table.js"),
+    play: () => import("../games/cash-n-guns/play.js"),
+    end: () => import("../games/cash-n-guns/end.js"),
+    words: () => import("../games/cash-n-guns/words.js"),
+  },
 };
 
 /* The module for `part` of the game `kind`: a page ("table", "play", "end"; it exports

@@ -1,0 +1,1 @@
+"""The rules of Gangster Dice, one module per part of the rulebook (docs/gangster-dice.md)."""

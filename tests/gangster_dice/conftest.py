@@ -1,0 +1,8 @@
+"""Gangster Dice's tests import their helpers (``gd_table``) from this folder."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
