@@ -1,8 +1,8 @@
 """Whole games with some seats played by bots (or baselines): for ``companion simulate --bots``
 and ``demo --bots``, the tests and the benchmarks.
 
-The arena rolls every die from its own ``random.Random`` (chance is the table's, not a
-player's) and asks each seat's player for its choices through an
+The arena rolls every die and draws every shuffle from its own ``random.Random`` (chance is
+the table's, not a player's) and asks each seat's player for its choices through an
 :class:`~companion.bots.observation.Observation` of the game as it stands, so a seated bot
 never sees more than its seat would. A seat with no player is played by the game's own
 ``random_action``, as ``companion simulate`` plays.
@@ -72,6 +72,9 @@ def play(setup: dict[str, Any], seats: Mapping[str, Seat], seed: int) -> Iterato
 
 def _next(game: AnyGame, state: Any, seats: Mapping[str, Seat],
           rngs: dict[str, random.Random], dice: random.Random) -> tuple[Action, str | None]:
+    chance = game.chance_action(state, dice)  # a shuffle: the table draws it
+    if chance is not None:
+        return chance, None
     waits = game.waiting_for(state)
     roll = next((w for w in waits if w.dice is not None), None)
     if roll is not None:

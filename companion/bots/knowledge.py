@@ -72,7 +72,7 @@ def random_choice(game: AnyGame, world: World, player: str, rng: random.Random,
     for: asked again until it is ``player``'s choice), else a uniform legal choice."""
     for _ in range(tries):
         action: Action = game.random_action(world, rng)
-        if action.player == player and not game.is_roll(action):
+        if action.player == player and not game.is_roll(action) and not game.is_chance(action):
             return action
     chosen: Action = rng.choice(game.legal_actions(world, player))
     return chosen

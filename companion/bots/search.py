@@ -7,8 +7,9 @@ the others' hidden dice, locks and favors redrawn), then plays it forward:
   "Information Set Monte Carlo Tree Search", 2012): a node's children are the bot's moves, a
   move is chosen by UCB1 counting only the iterations in which it was possible, and each
   iteration adds one new node;
-- chance is rolled: where the game waits for dice, faces are drawn (the tree is open-loop: a
-  node stands for a sequence of the bot's moves whatever the dice showed);
+- chance is drawn: where the game waits for dice, faces are rolled, and a shuffle the game
+  awaits is drawn as the table would (the tree is open-loop: a node stands for a sequence of
+  the bot's moves whatever the dice showed);
 - the other players move by the game knowledge's quick policy, each from its own view of the
   world, and so do the bot's moves below the tree;
 - at the knowledge's horizon the world is valued (a share of the chance to win, in [0, 1]).
@@ -143,11 +144,14 @@ def _iterate(obs: Observation, knowledge: Knowledge, root: Node, world: World,
         if game.is_over(world) or (last is not None
                                    and horizon.done(world, steps, last, node is None)):
             break
-        waits = game.waiting_for(world)
-        if not waits:
-            break
+        chance = game.chance_action(world, rng)  # a shuffle: the companion's to draw
+        waits = [] if chance is not None else game.waiting_for(world)
         roll = next((w for w in waits if w.dice is not None), None)
-        if roll is not None:
+        if chance is not None:
+            action = chance
+        elif not waits:
+            break
+        elif roll is not None:
             assert roll.dice is not None
             faces = tuple(rng.choice(roll.dice.faces) for _ in range(roll.dice.count))
             action = game.roll_action(roll, faces)
