@@ -15,6 +15,7 @@ from collections.abc import Callable
 from importlib.metadata import entry_points
 from pathlib import Path
 
+from companion.bots.bot import DEFAULT_LEVEL, LEVELS
 from companion.gamefiles import GameFiles
 from companion.games import DEFAULT, PLANNED, game, games
 from companion.games.cash_n_guns import CASH_N_GUNS
@@ -279,19 +280,29 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bots_fit(args: argparse.Namespace, players: int) -> str | None:
+    """Why ``--bots`` cannot seat that many, or None."""
+    if not 0 <= args.bots <= players:
+        return f"--bots must be 0 to {players} (the bots take the last seats)"
+    return None
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from companion.simulate import simulate_text
 
     low, high = game(args.game).players
     if not low <= args.players <= high:
         return _fail(f"--players must be {low} to {high} for {game(args.game).name}")
-    text, count = simulate_text(args.players, args.seed, args.game)
+    if problem := _bots_fit(args, args.players):
+        return _fail(problem)
+    text, count = simulate_text(args.players, args.seed, args.game, args.bots, args.level)
     if args.out == "-":
         sys.stdout.write(text)
     else:
         Path(args.out).write_text(text, "utf-8")
+        bots = f", {args.bots} of them bots" if args.bots else ""
         print(
-            f"wrote {args.out}: a {args.players}-player game, {count} actions "
+            f"wrote {args.out}: a {args.players}-player game{bots}, {count} actions "
             f"(seed {args.seed}). Replay it with: companion replay {args.out}"
         )
     return 0
@@ -372,26 +383,42 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """A simulated game narrated in the terminal, as the table screen would tell it."""
-    from companion.simulate import play
+    from companion.bots.bot import knowledge_for
+    from companion.simulate import NAMES, play, play_with_bots
 
     rules = game(args.game)
     low, high = rules.players
-    players = args.players or low + (high > low)
+    players = args.players or (max(low, args.bots) if args.bots else low + (high > low))
     if not low <= players <= high:
         return _fail(f"--players must be {low} to {high} for {rules.name}")
+    if problem := _bots_fit(args, players):
+        return _fail(problem)
     seed = args.seed if args.seed is not None else random.SystemRandom().randint(1, 10**6)
-    # A random game is played in a blink: played first, it says whether anything is rolled.
-    moves = list(play(random.Random(seed), players, None, args.game))
+    # A game is played first (a blink at random, seconds with bots): it says whether
+    # anything is rolled.
+    moves = list(play_with_bots(seed, players, args.bots, args.level, args.game) if args.bots
+                 else play(random.Random(seed), players, None, args.game))
     print(f"A simulated {players}-player game of {rules.name} (seed {seed}).")
+    if args.bots:
+        names = ", ".join(NAMES[players - args.bots:players])
+        print(f"Bots play {names}; each move's reason is what the table may know.")
     if any(rules.is_roll(action) for _, action, _ in moves):
         print("Dice are simulated; hidden rolls stay hidden, as on the table screen.\n")
     else:
         print("The players' moves are simulated; their secret choices stay hidden, as on the "
               "table screen.\n")
+    bots = set(NAMES[players - args.bots:players])
+    knowledge = knowledge_for(rules)
     state = None
     for before, action, after in moves:
         for line in rules.narrate(before, action, after, None):
             print(line, flush=True)
+        if action.player in bots and not rules.is_roll(action):
+            reason = knowledge.reason(rules.table_data(before), rules.player_view(before, None),
+                                      rules.action_view(before, action, None),
+                                      rules.player_view(after, None))
+            if reason:
+                print(f"    ({action.player}, a bot: {reason})", flush=True)
         if rules.progress(after) != rules.progress(before):
             print(f"\n-- {rules.progress(after)} --\n")
             time.sleep(args.delay * 4)
@@ -410,6 +437,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    def bot_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--bots", type=int, default=0, metavar="N",
+                       help="bots play the last N seats (the others play at random)")
+        p.add_argument("--level", choices=list(LEVELS), default=None,
+                       help=f"the bots' level (default {DEFAULT_LEVEL})")
+
     def game_option(p: argparse.ArgumentParser) -> None:
         p.add_argument("--game", default=DEFAULT, type=_game_id, metavar="ID",
                        help=f"which game: {', '.join(g.id for g in games())} "
@@ -421,6 +454,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how many play (default: a common table for the game)")
     p.add_argument("--seed", type=int, help="the same seed plays the same game")
     p.add_argument("--delay", type=float, default=0.05, help="seconds between lines")
+    bot_options(p)
     p.set_defaults(func=cmd_demo)
 
     board = sub.add_parser("board", help="check or show a board file")
@@ -461,6 +495,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default="-", help="file to write (default: standard output)")
+    bot_options(p)
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("rules", help="list the house-rule options and their defaults")

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
+from companion.bots import DEFAULT_LEVEL, Bot, arena
+from companion.bots.arena import Seat, bot_seat
 from companion.gamefiles import GameFiles
 from companion.games import DEFAULT, AnyGame, game
 from companion.protocol import options_to_dict
@@ -62,19 +64,44 @@ def simulate(players: int, seed: int, rules: Any = None, game_id: str = DEFAULT)
     return record
 
 
-def simulate_text(players: int, seed: int, game_id: str = DEFAULT) -> tuple[str, int]:
+def bot_seats(players: int, bots: int, level: str | None = None,
+              game_id: str = DEFAULT) -> dict[str, Seat]:
+    """Bots in the last ``bots`` of ``players`` seats, thinking a fixed number of iterations
+    per move (no time cap), so the same seed plays the same game on any machine."""
+    rules_of = game(game_id)
+    return {NAMES[i]: bot_seat(Bot(rules_of, level or DEFAULT_LEVEL, seconds=0))
+            for i in range(players - bots, players)}
+
+
+def play_with_bots(seed: int, players: int, bots: int, level: str | None = None,
+                   game_id: str = DEFAULT) -> Iterator[tuple[Any, Any, Any]]:
+    """A game with bots in the last ``bots`` seats and random players in the others,
+    yielding (before, action, after) as :func:`play` does."""
+    seats = bot_seats(players, bots, level, game_id)
+    for step in arena.play(random_setup(players, None, game_id), seats, seed):
+        yield step.before, step.action, step.after
+
+
+def simulate_text(players: int, seed: int, game_id: str = DEFAULT, bots: int = 0,
+                  level: str | None = None) -> tuple[str, int]:
     """A random game as record text, with ``#`` notes at its start and end so a person can
-    find their way in it; also the number of actions."""
+    find their way in it; also the number of actions. ``bots`` seats bots (at ``level``) in
+    the last seats: the record is the same kind of record, their moves like anyone's."""
     rules_of = game(game_id)
     setup = rules_of.setup_from_dict(random_setup(players, None, game_id))
-    lines = [
-        f"# A random legal {players}-player game of {rules_of.name}: companion simulate "
-        f"--game {game_id} --players {players} --seed {seed}",
-        json.dumps(setup.to_dict(), separators=(", ", ": ")),
-    ]
+    command = f"companion simulate --game {game_id} --players {players} --seed {seed}"
+    lines = [f"# A random legal {players}-player game of {rules_of.name}: {command}"]
+    steps: Iterable[tuple[Any, Any, Any]] = play(random.Random(seed), players, None, game_id)
+    if bots:
+        names = " and ".join(NAMES[players - bots:players])
+        lines[0] += f" --bots {bots}" + (f" --level {level}" if level else "")
+        lines.append(f"# Bots ({level or DEFAULT_LEVEL}) play {names}; the others play at "
+                     "random.")
+        steps = play_with_bots(seed, players, bots, level, game_id)
+    lines.append(json.dumps(setup.to_dict(), separators=(", ", ": ")))
     count = 0
     state = None
-    for _, action, after in play(random.Random(seed), players, None, game_id):
+    for _, action, after in steps:
         lines.append(json.dumps(action.to_dict(), separators=(", ", ": ")))
         count += 1
         state = after

@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import functools
 import json
+import threading
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from companion.bots import DEFAULT_LEVEL, LEVELS
+from companion.bots.driver import BotDriver
+from companion.bots.hints import suggest
+from companion.bots.seating import BotDice, BotSeat, SeatingError
 from companion.dice.assignment import DieRef
 from companion.games import DEFAULT, AnyGame, game_of_setup, games
 from companion.protocol import MalformedAction, option_list
@@ -43,6 +48,7 @@ from web.security import (
 from web.server import CLIENT_GONE
 
 api = Blueprint("api", __name__, url_prefix="/api")
+HINTS = threading.Lock()
 
 def service() -> TableService:
     return current_app.extensions["companion"].service
@@ -240,15 +246,18 @@ def seat_list(game_id: str) -> list[dict[str, Any]]:
     """Each seat as the host sees it: joined or not, and its join link while it has an
     unclaimed code."""
     states = keys().seats(game_id)
+    seated = bot_driver().bots(game_id)
     out = []
     for s in service().game(game_id).setup.seats:
         state = states.get(s.name, {"joined": False, "code": None})
         code = state["code"]
+        bot = seated.get(s.name)
         out.append({
             "name": s.name,
             "colour": s.colour,
             "joined": state["joined"],
-            "join": join_url(game_id, str(code)) if code else None,
+            "join": join_url(game_id, str(code)) if code and bot is None else None,
+            "bot": bot.to_json() if bot is not None else None,
         })
     return out
 
@@ -286,6 +295,8 @@ def join(game_id: str):
         raise ApiError(403, "join_refused", str(exc)) from None
     text = (f"{cred.name}'s seat moved to another phone." if replaced
             else f"{cred.name} joined the table.")
+    if cred.name is not None and bot_driver().unseat(game_id, cred.name):
+        text = f"{cred.name}'s seat is played by a person again: {text}"
     hub().notice(game_id, text)
     response = jsonify(
         {"player": cred.name, "token": cred.token, "csrf": keys().csrf_for(cred.token)}
@@ -566,3 +577,135 @@ def dice_void(game_id: str):
         raise ApiError(409, "not_rolling", f"{player} has no roll in progress: nothing to "
                        "throw away")
     return jsonify({"player": player, "voided": True})
+
+
+# --- bots: seats the companion plays, and hints ---------------------------------------------
+
+
+def bot_driver() -> BotDriver:
+    return current_app.extensions["companion"].bots
+
+
+def seat_named(game_id: str, data: dict[str, Any]) -> str:
+    """The request's ``player``: a seat of this game."""
+    name = str_field(data, "player", max_length=100) or ""
+    if name not in {s.name for s in service().game(game_id).setup.seats}:
+        raise ApiError(400, "malformed", f"{name!r} is not a player of game {game_id}")
+    return name
+
+
+def bots_json(game_id: str) -> dict[str, Any]:
+    """The host's view of the bots: the levels, the bot seats, the rolls someone must make
+    for a bot at the table, the bots' recent reasons, and whether hints are on."""
+    driver = bot_driver()
+    game = service().game(game_id)
+    seated = driver.bots(game_id)
+    rolls = [{"player": w.player, "count": w.dice.count, "ask": w.dice.ask,
+              "prompt": w.dice.prompt}
+             for w in game.rules.waiting_for(game.state)
+             if w.dice is not None and w.player in seated and game.can_go_on
+             and seated[w.player].dice is BotDice.TABLE]
+    return {
+        "levels": [{"name": lv.name.value, "text": lv.text, "seconds": lv.seconds}
+                   for lv in LEVELS.values()],
+        "default": DEFAULT_LEVEL.value,
+        "bots": [seat.to_json() for seat in seated.values()],
+        "rolls": rolls,
+        "recent": driver.reasons(game_id),
+        "hints": driver.seating.hints(game_id),
+    }
+
+
+@api.get("/games/<game_id>/bots")
+def bots(game_id: str):
+    """Host: the bot seats, the levels, rolls owed by bots at the table, recent reasons."""
+    service().game(game_id)
+    require(game_id, Role.HOST)
+    return jsonify(bots_json(game_id))
+
+
+@api.post("/games/<game_id>/bots")
+def seat_bot(game_id: str):
+    """Host: a bot plays this seat (or the bot there changes level, time or dice). Only a
+    seat no phone holds: its join code stops working; a phone that claims a new code for it
+    takes the seat back from the bot."""
+    data, _ = host_acting(game_id)
+    name = seat_named(game_id, data)
+    if keys().seats(game_id).get(name, {}).get("joined") and name not in bot_driver().bots(
+            game_id):
+        raise ApiError(409, "seat_taken", f"a phone holds {name}'s seat: a bot can only take "
+                       "a seat nobody has joined")
+    level = choice_field(data, "level", tuple(LEVELS), DEFAULT_LEVEL.value)
+    dice = choice_field(data, "dice", tuple(d.value for d in BotDice), BotDice.COMPANION.value)
+    ms = int_field(data, "ms", required=False)
+    try:
+        seat = BotSeat(name, level, None if ms is None else ms / 1000, BotDice(dice))
+    except SeatingError as exc:
+        raise ApiError(400, "malformed", str(exc)) from None
+    if name not in bot_driver().bots(game_id):
+        keys().new_code(game_id, name)  # the seat's old code must not seat a phone beside it
+        hub().notice(game_id, f"{name}'s seat is played by a bot ({level}).")
+    bot_driver().seat(game_id, seat)
+    return jsonify({"seats": seat_list(game_id), **bots_json(game_id)})
+
+
+@api.post("/games/<game_id>/bots/remove")
+def unseat_bot(game_id: str):
+    """Host: a person plays this bot's seat again; it gets a new join code to scan."""
+    data, _ = host_acting(game_id)
+    name = seat_named(game_id, data)
+    if not bot_driver().unseat(game_id, name):
+        raise ApiError(409, "not_a_bot", f"{name}'s seat has no bot")
+    keys().new_code(game_id, name)
+    hub().notice(game_id, f"{name}'s seat is waiting for a person again.")
+    return jsonify({"seats": seat_list(game_id), **bots_json(game_id)})
+
+
+@api.post("/games/<game_id>/bots/roll")
+def bot_roll(game_id: str):
+    """Host: the faces of a real die someone rolled for a bot whose dice the table rolls
+    (``ask`` from ``rolls`` in GET .../bots)."""
+    data, _ = host_acting(game_id)
+    name = seat_named(game_id, data)
+    seat = bot_driver().bots(game_id).get(name)
+    if seat is None or seat.dice is not BotDice.TABLE:
+        raise ApiError(409, "not_a_bot", f"{name}'s dice are not rolled at the table for a bot")
+    faces = data.get("faces")
+    if (not isinstance(faces, list) or not 1 <= len(faces) <= 20
+            or not all(isinstance(f, int) and not isinstance(f, bool) for f in faces)):
+        raise ApiError(400, "malformed", "faces must be a list of die faces")
+    ask = str_field(data, "ask", required=False, max_length=1000)
+    ack = service().submit_roll(game_id, name, tuple(faces), actor="dice:host", ask=ask)
+    return acknowledge(game_id, None, ack)
+
+
+@api.post("/games/<game_id>/hints")
+def set_hints(game_id: str):
+    """Host: may players ask their phones for a hint (the table's house option)?"""
+    data, _ = host_acting(game_id)
+    allowed = data.get("allowed")
+    if not isinstance(allowed, bool):
+        raise ApiError(400, "malformed", "allowed must be true or false")
+    bot_driver().seating.set_hints(game_id, allowed)
+    hub().notice(game_id, "Hints are on: ask your phone what a bot would play." if allowed
+                 else "Hints are off at this table.")
+    return jsonify(bots_json(game_id))
+
+
+@api.post("/games/<game_id>/hint")
+def hint(game_id: str):
+    """A player: the move a bot would make in their seat now, worked out from their own
+    view only. 403 ``hints_off`` when the table switched hints off, 409 ``no_choice`` when
+    they have no choice to make."""
+    _, cred = acting(game_id)
+    if cred.role is not Role.PLAYER or cred.name is None:
+        raise ApiError(403, "forbidden", "a hint is for the player whose turn it is, on their "
+                       "own phone")
+    if not bot_driver().seating.hints(game_id):
+        raise ApiError(403, "hints_off", "the table has switched hints off")
+    game = service().game(game_id)
+    if not game.can_go_on or not game.rules.legal_actions(game.state, cred.name):
+        raise ApiError(409, "no_choice", "you have no choice to make right now")
+    with HINTS:  # one at a time: a hint takes a bot's thinking time
+        suggestion = suggest(game.rules, game.state, cred.name)
+    return jsonify(views.hint(game.rules, game.state, game.seq, cred.name, suggestion))

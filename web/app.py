@@ -6,6 +6,7 @@ must be served by a threaded server in one process (``web.server`` runs cheroot)
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from companion.bots.driver import BotDriver
 from companion.dice.table import TableDice
 from companion.paths import default_data_dir
 from companion.table import Refused, TableService
@@ -64,8 +66,11 @@ class Companion:
     owns_service: bool
     dice: TableDice | None = None  # the table's dice reader, when one is configured
     pairing: PairingDesk | None = None  # the host's pairing page, with a dice reader
+    bots: BotDriver | None = None  # plays the seats the host gave to bots
 
     def close(self) -> None:
+        if self.bots is not None:
+            self.bots.stop()
         if self.dice is not None:
             self.dice.stop()
         self.hub.close()
@@ -84,9 +89,12 @@ def create_app(config: dict[str, Any] | None = None, service: TableService | Non
     event streams may be open, and from one client address: ``web.streams``), ``HTTPS``
     (served over HTTPS: its cookies are ``Secure``), ``ALLOWED_HOSTS`` (names besides this
     machine's own that the ``Host`` header may carry) and ``TRUST_LOOPBACK`` (a browser on
-    the companion itself may start games; default True, turn it off behind a reverse proxy)."""
+    the companion itself may start games; default True, turn it off behind a reverse proxy) and
+    ``BOT_PACE`` (the least seconds between two bot moves of a game, so people can follow
+    them; default 1)."""
     app = Flask(__name__)
     app.config.update(DATA_DIR=None, PUBLIC_URL=None, PHONE_DICE=True, JSON_SORT_KEYS=False,
+                      BOT_PACE=1.0,
                       MAX_CONTENT_LENGTH=MAX_BODY, TRUST_LOOPBACK=True,
                       MAX_STREAMS=MAX_STREAMS, STREAMS_PER_ADDRESS=PER_ADDRESS)
     app.config.update(config or {})
@@ -105,6 +113,9 @@ def create_app(config: dict[str, Any] | None = None, service: TableService | Non
         playing = [g for g in service.games() if g.status == "active"]
         if playing:  # after a restart the dice go back to the game last started
             companion.dice.follow(max(playing, key=lambda g: g.created_at).id)
+    companion.bots = BotDriver(service, data_dir, pace=app.config["BOT_PACE"],
+                               table_rolls=functools.partial(_table_rolls, companion),
+                               on_reason=companion.hub.notice).start()
     app.extensions["companion"] = companion
 
     from web.api import api
@@ -116,6 +127,12 @@ def create_app(config: dict[str, Any] | None = None, service: TableService | Non
     app.after_request(_security_headers)
     _error_handlers(app)
     return app
+
+
+def _table_rolls(companion: Companion, game_id: str) -> bool:
+    """Whether the table's simulated dice roll for every seat of ``game_id`` (a bot's too)."""
+    dice = companion.dice
+    return dice is not None and dice.mode == "simulated" and dice.game_id == game_id
 
 
 def _security_headers(response: Response) -> Response:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.bots import LEVELS
 from companion.protocol.seats import COLOURS, MAX_NAME
 
 _STRING = {"type": "string"}
@@ -347,6 +348,69 @@ def spec() -> dict[str, Any]:
                     errors=("400", "401", "403", "404", "409"),
                     body=_object({"source": _STRING, "die": _STRING, "player": _STRING,
                                   "as": _MOVE_FIELDS["as"]}, "source", "die"),
+                )
+            },
+            "/api/games/{game_id}/bots": {
+                "get": _op(
+                    "Host: the bots: levels ({name, text, seconds}), the default level, the "
+                    "bot seats ({player, level, seconds, budget, dice}), the rolls owed by bots "
+                    "whose dice someone rolls at the table ({player, count, ask, prompt}), the "
+                    "bots' recent moves with their public reasons, and whether hints are on",
+                    params=game,
+                    errors=("401", "404"),
+                ),
+                "post": _game_post(
+                    "Host: a bot plays this seat (or the bot there changes): level, time per "
+                    "move in ms (20-10000; default the level's), who rolls its dice (companion: "
+                    "the companion's virtual dice, or the table's simulated ones; table: a real "
+                    "die, read by the table's dice or typed with POST .../bots/roll). Only a seat "
+                    "no phone holds (409 seat_taken); its join code stops working, and a phone "
+                    "that claims a new code takes the seat back. Returns {seats, ...GET .../bots}",
+                    errors=("400", "401", "403", "404", "409"),
+                    body=_object({"player": _STRING, "level": {"enum": list(LEVELS)},
+                                  "ms": _INTEGER, "dice": {"enum": ["companion", "table"]}},
+                                 "player"),
+                ),
+            },
+            "/api/games/{game_id}/bots/remove": {
+                "post": _game_post(
+                    "Host: a person plays this bot's seat again; it gets a new join code. 409 "
+                    "not_a_bot. Returns {seats, ...GET .../bots}",
+                    errors=("400", "401", "403", "404", "409"),
+                    body=_object({"player": _STRING}, "player"),
+                )
+            },
+            "/api/games/{game_id}/bots/roll": {
+                "post": _game_post(
+                    "Host: the faces of a real die someone rolled for a bot whose dice the "
+                    "table rolls (ask from GET .../bots rolls); 409 not_a_bot for any other "
+                    "seat. Returns the table's picture",
+                    errors=_MOVE_ERRORS,
+                    body=_object({"player": _STRING, "faces": {"type": "array",
+                                                               "items": _INTEGER},
+                                  "ask": _STRING}, "player", "faces"),
+                    response=_PICTURE,
+                )
+            },
+            "/api/games/{game_id}/hints": {
+                "post": _game_post(
+                    "Host: may players ask their phones for a hint (the table's house option; "
+                    "on by default)? Returns GET .../bots",
+                    errors=("400", "401", "403", "404"),
+                    body=_object({"allowed": {"type": "boolean"}}, "allowed"),
+                )
+            },
+            "/api/games/{game_id}/hint": {
+                "post": _game_post(
+                    "A player: the move a bot would make in their seat now, worked out from "
+                    "their own view only (up to 0.5 s); changes nothing. 403 hints_off when the "
+                    "table switched hints off (or for the host), 409 no_choice when the player "
+                    "has no choice to make",
+                    errors=("400", "401", "403", "404", "409"),
+                    body=_OBJECT,
+                    response=_object({"seq": _INTEGER, "action": _OBJECT, "label": _STRING,
+                                      "group": {"type": ["string", "null"]},
+                                      "reason": {"type": ["string", "null"]}, "ms": _INTEGER}),
                 )
             },
             "/api/games/{game_id}/events": {

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from companion.bots.hints import Suggestion
 from companion.dice.assignment import DieRef
 from companion.dice.hub import DiceEvent, DiceProblem, DieCounted, RollWanted, WhoseDie
 from companion.dice.service import DiceService
@@ -204,6 +205,25 @@ def update(event: Event, viewer: str | None) -> dict[str, Any]:
         "action": action,
         **picture(rules, event.state, event.seq, event.status, viewer,
                   last_kind=event.kind, last_action=last_action),
+    }
+
+
+# --- hints ---------------------------------------------------------------------------------
+
+
+def hint(rules: AnyGame, state: Any, seq: int, viewer: str,
+         suggestion: Suggestion) -> dict[str, Any]:
+    """A hint for ``viewer``: the suggested move with its button's label from the viewer's
+    own choices (the suggestion was worked out from their own view: ``companion.bots``)."""
+    choice = next((c for c in rules.choices(state, viewer) if c.action == suggestion.action),
+                  None)
+    return {
+        "seq": seq,
+        "action": suggestion.action,
+        "label": choice.label if choice is not None else suggestion.action.get("type"),
+        "group": choice.group if choice is not None else None,
+        "reason": suggestion.reason,
+        "ms": round(suggestion.seconds * 1000),
     }
 
 

@@ -4,6 +4,7 @@
 import { api, send } from "../../js/api.js";
 import { canon, fill, fillIf, h } from "../../js/dom.js";
 import { DiceEntry } from "../../js/dice-entry.js";
+import { Hint } from "../../js/hint.js";
 import { Live } from "../../js/live.js";
 import { DicePrompts } from "../../js/prompts.js";
 import { showLog, showTurn } from "../../js/shell.js";
@@ -24,6 +25,7 @@ export function start(page) {
   const live = new Live(`${base}/events?as=player`, { picture: render, dice: (d) => prompts.take(d) });
   const prompts = new DicePrompts(page, live);
   const entry = new DiceEntry(page, live);
+  const hint = new Hint(page, live);
 
   async function post(path, body, again = null) {
     if (!(await send(`${base}/${path}`, body, { csrf: page.csrf, live, again }))) return;
@@ -79,6 +81,7 @@ export function start(page) {
     return [
       pic.scores ? null : diceCard(pic, dice),
       builder(pic, faces, act),
+      hint.card(pic),
       pic.can_undo ? undoCard() : null,
     ];
   }

@@ -7,15 +7,17 @@ import { gameModule } from "../games.js";
 import { Live } from "../live.js";
 import { plainWords, showLog, showTurn } from "../shell.js";
 import { answerWhose, dieKey, whoseCard } from "../whose.js";
+import { Bots } from "./bots.js";
 
 const CORRECTABLE = 30;  // the last rolls offered for a correction
 const UNDOABLE = 40;     // the last moves offered to undo back to
 
-/* Seats: who has joined, and one join code on screen at a time (a code is its player's
- * secret: whoever scans it takes the seat). */
+/* Seats: who has joined (or is a bot), and one join code on screen at a time (a code is its
+ * player's secret: whoever scans it takes the seat). */
 class Seats {
-  constructor(page) {
+  constructor(page, onShow) {
     this.page = page;
+    this.onShow = onShow;  // the bots' card lists the seats too
     this.seats = [];
     this.shown = null;  // whose code is on screen
   }
@@ -31,6 +33,7 @@ class Seats {
     fill("seats", h("ul", { class: "seat-list" }, seats.map((st) => this.row(st))));
     const st = seats.find((x) => x.join && x.name === this.shown);
     fill("seat-qr", st ? this.code(st) : null);
+    this.onShow(seats);
   }
 
   showCode(name) {
@@ -39,9 +42,10 @@ class Seats {
   }
 
   row(st) {
-    return h("li", { dataset: { seat: st.name, joined: st.joined ? "1" : "0" } },
+    const chip = st.bot ? `bot · ${st.bot.level}` : st.joined ? "joined" : "not joined";
+    return h("li", { dataset: { seat: st.name, joined: st.joined ? "1" : "0", bot: st.bot ? "1" : "0" } },
       swatch(paint(st.colour)), h("b", { text: st.name }), " ",
-      h("span", { class: st.joined ? "chip live" : "chip", text: st.joined ? "joined" : "not joined" }), " ",
+      h("span", { class: st.joined || st.bot ? "chip live" : "chip", text: chip }), " ",
       st.join ? h("button", { class: st.name === this.shown ? "choice small" : "small", onclick: () => this.showCode(st.name) }, "Show code") : null,
       h("button", { class: "small", onclick: () => this.newCode(st) }, "New code"));
   }
@@ -109,7 +113,8 @@ class Moves {
 }
 
 export function start(page) {
-  const seats = new Seats(page);
+  const seats = new Seats(page, (list) => bots.setSeats(list));
+  const bots = new Bots(page, (list) => seats.show(list));
   const moves = new Moves(page);
   let words = null;  // see loadWords: the first picture says which game this is
   let controls = null;  // the game's own host controls, if its words module has them
@@ -128,6 +133,7 @@ export function start(page) {
     document.getElementById("export").hidden = pic.status === "active" && !pic.scores;
     showLog(log);
     moves.follow(pic.seq);
+    bots.follow(pic.seq);
     showRolling();
   }
 
@@ -195,7 +201,7 @@ export function start(page) {
       if (d.kind === "whose_die") { whose.set(dieKey(d), d); showWhose(); }
       showRolling();
     },
-    notice: () => seats.load(),  // someone joined, or a seat moved to another phone
+    notice: () => { seats.load(); bots.load(); },  // someone joined, a seat moved, a bot sat down
   });
   seats.load();
   live.connect();
