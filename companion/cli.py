@@ -11,7 +11,7 @@ import json
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -26,6 +26,7 @@ from companion.games.godfather_1971.board import board_report, neighborhood_repo
 from companion.games.godfather_1971.data import DataError, neighborhood_file
 from companion.games.monopoly import MONOPOLY
 from companion.games.monopoly import data_file as monopoly_data
+from companion.games.monopoly.edition import SHIPPED as MONOPOLY_SHIPPED
 from companion.games.new_don import NEW_DON, BoardError, check_board
 from companion.games.new_don.boards import SHIPPED, load_board
 from companion.paths import default_data_dir
@@ -50,21 +51,35 @@ def _fail(message: str, code: int = 1) -> int:
     return code
 
 
-def _no_board_files(game_id: str) -> int:
-    return _fail(f"{game(game_id).name} has no board files; board check and show are for "
-                 + " and ".join(BOARD_CHECKS))
+def _no_board_files(game_id: str, table: Mapping[str, object]) -> int:
+    return _fail(f"{game(game_id).name} has no data files of its own; this is for "
+                 + ", ".join(table))
 
 
 def cmd_board_check(args: argparse.Namespace) -> int:
-    check = BOARD_CHECKS.get(args.game)
-    if check is None:
-        return _no_board_files(args.game)
-    path = Path(args.file)
-    try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return _fail(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
-    return check(text, path)
+    """One data file of a game's (a board traced, a box counted), or with no file every data
+    file the game ships: each fact a rulebook lacks is data with a source, checked here."""
+    entry = DATA_CHECKS.get(args.game)
+    if entry is None:
+        return _no_board_files(args.game, DATA_CHECKS)
+    check, shipped_files = entry
+    if args.file is not None:
+        path = Path(args.file)
+        try:
+            text = path.read_text("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            return _fail(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+        return check(text, path)
+    files = GameFiles(game(args.game))
+    shipped = shipped_files(files)
+    failed = []
+    for name in shipped:
+        if check(files.shipped(name), Path(name)) != 0:
+            failed.append(name)
+        print()
+    print(f"{game(args.game).name}: {len(shipped)} shipped data file(s) checked"
+          + (f", {len(failed)} with errors: {', '.join(failed)}" if failed else ", all OK") + ".")
+    return 1 if failed else 0
 
 
 def check_new_don_board(text: str, path: Path) -> int:
@@ -135,17 +150,9 @@ def check_monopoly_file(text: str, path: Path) -> int:
 
 
 
-def cmd_box_check(args: argparse.Namespace) -> int:
+def check_cash_n_guns_box(text: str, path: Path) -> int:
     """Ca$h 'n Guns' box file: the shipped one, or a table's own count of its deck."""
-    if args.file is None:
-        name, text = BOX_SHIPPED, GameFiles(CASH_N_GUNS).shipped(BOX_SHIPPED)
-    else:
-        name = args.file
-        try:
-            text = Path(args.file).read_text("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            return _fail(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}")
-    ok, report = check_report(text, name)
+    ok, report = check_report(text, str(path))
     print(report)
     return 0 if ok else 1
 
@@ -153,7 +160,7 @@ def cmd_box_check(args: argparse.Namespace) -> int:
 def cmd_board_show(args: argparse.Namespace) -> int:
     show = BOARD_SHOWS.get(args.game)
     if show is None:
-        return _no_board_files(args.game)
+        return _no_board_files(args.game, BOARD_SHOWS)
     return show(args.board)
 
 
@@ -189,13 +196,16 @@ def show_new_don_board(which: str | None) -> int:
 
 
 
-# What `companion board check --game ID FILE` and `board show --game ID [WHICH]` run, per game
-# with board files of its own.
-BOARD_CHECKS: dict[str, Callable[[str, Path], int]] = {
-    NEW_DON.id: check_new_don_board,
-    GODFATHER_1971.id: check_1971_neighborhood,
-    MONOPOLY.id: check_monopoly_file,
+# What `companion board check --game ID [FILE]` runs, per game with data files of its own: the
+# check of one file, and the files the game ships (checked when no file is named).
+DATA_CHECKS: dict[str, tuple[Callable[[str, Path], int], Callable[[GameFiles], list[str]]]] = {
+    NEW_DON.id: (check_new_don_board, lambda _: [f"boards/{f}" for f in SHIPPED.values()]),
+    GODFATHER_1971.id: (check_1971_neighborhood,
+                        lambda files: [neighborhood_file(h) for h in value_card(files).order]),
+    MONOPOLY.id: (check_monopoly_file, lambda _: list(MONOPOLY_SHIPPED.values())),
+    CASH_N_GUNS.id: (check_cash_n_guns_box, lambda _: [BOX_SHIPPED]),
 }
+# What `board show --game ID [WHICH]` runs.
 BOARD_SHOWS: dict[str, Callable[[str | None], int]] = {
     NEW_DON.id: show_new_don_board,
     GODFATHER_1971.id: show_1971_board,
@@ -457,13 +467,14 @@ def build_parser() -> argparse.ArgumentParser:
     bot_options(p)
     p.set_defaults(func=cmd_demo)
 
-    board = sub.add_parser("board", help="check or show a board file")
+    board = sub.add_parser("board", help="check or show a game's data files (boards, cards, box)")
     bsub = board.add_subparsers(dest="board_command", metavar="ACTION", required=True)
-    p = bsub.add_parser("check", help="validate a board file traced from a printed board "
-                        "(godfather-1971: one neighborhood's file; Monopoly: its board, "
-                        "cards or Don cards file)")
+    p = bsub.add_parser("check", help="validate a data file of your own (a board traced from "
+                        "your copy, a box counted), or every file the game ships")
     game_option(p)
-    p.add_argument("file")
+    p.add_argument("file", nargs="?", help="new-don: a board; godfather-1971: one "
+                   "neighborhood; monopoly-godfather: its board, cards or Don cards; "
+                   "cash-n-guns: a box (default: every data file the game ships)")
     p.set_defaults(func=cmd_board_check)
     p = bsub.add_parser("show", help="describe a shipped board or a board file")
     game_option(p)
@@ -471,12 +482,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"new-don: {' or '.join(SHIPPED)} or a file (default 3-4); "
                    "godfather-1971: a neighborhood id or file (default: the whole board)")
     p.set_defaults(func=cmd_board_show)
-
-    box = sub.add_parser("box", help="check Ca$h 'n Guns' box file (its Loot deck and cards)")
-    xsub = box.add_subparsers(dest="box_command", metavar="ACTION", required=True)
-    p = xsub.add_parser("check", help="validate a box file: the shipped one, or your own count")
-    p.add_argument("file", nargs="?", help="a box file (default: the shipped box)")
-    p.set_defaults(func=cmd_box_check)
 
     p = sub.add_parser("replay", help="replay a game record and score it")
     p.add_argument("file")

@@ -109,17 +109,18 @@ BOX = ROOT / "companion" / "games" / "cash_n_guns" / "box.toml"
 
 
 def test_box_check_passes_the_shipped_box_and_names_its_placeholders():
-    done = run("box", "check")
+    done = run("board", "check", "--game", "cash-n-guns")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("box.toml: OK: 4-8 players, 8 turns of 8 Loot cards")
     assert "15 x $5,000 bill" in done.stdout
     assert "facts are placeholders" in done.stdout
+    assert done.stdout.rstrip().endswith("1 shipped data file(s) checked, all OK.")
 
 
 def test_box_check_reads_a_tables_own_count_and_says_what_to_fix(tmp_path):
     ours = tmp_path / "our-deck.toml"
     ours.write_text(BOX.read_text().replace("click = 5", "click = 4", 1))
-    done = run("box", "check", str(ours))
+    done = run("board", "check", "--game", "cash-n-guns", str(ours))
     assert done.returncode == 1
     line = next(i for i, text in enumerate(ours.read_text().splitlines(), 1)
                 if text.startswith("bang = "))
@@ -127,9 +128,9 @@ def test_box_check_reads_a_tables_own_count_and_says_what_to_fix(tmp_path):
     assert "fix: make bang + click = 8" in done.stdout
     assert "1 error(s)" in done.stdout
     ours.write_text(BOX.read_text())
-    assert run("box", "check", str(ours)).returncode == 0
+    assert run("board", "check", "--game", "cash-n-guns", str(ours)).returncode == 0
 
 
 def test_box_check_of_a_missing_file_says_so():
-    done = run("box", "check", "no-such-box.toml")
+    done = run("board", "check", "--game", "cash-n-guns", "no-such-box.toml")
     assert done.returncode == 1 and "cannot read no-such-box.toml" in done.stderr

@@ -154,6 +154,25 @@ def test_board_commands_are_a_new_dons_unless_another_game_is_named():
     assert "Muscle track" in plain.stdout
     other = run("board", "show", "--game", "godfather-1971", "midtown")
     assert other.returncode == 0 and "Midtown (midtown): 20 positions" in other.stdout
-    none = run("board", "check", "--game", "cash-n-guns", "any.toml")
-    assert none.returncode == 1 and "has no board files" in none.stderr
-    assert "new-don and godfather-1971" in none.stderr
+    none = run("board", "check", "--game", "gangster-dice", "any.toml")
+    assert none.returncode == 1 and "has no data files of its own" in none.stderr
+    assert "new-don, godfather-1971, monopoly-godfather, cash-n-guns" in none.stderr
+
+
+@pytest.mark.parametrize("game", ["new-don", "godfather-1971", "monopoly-godfather",
+                                  "cash-n-guns"])
+def test_every_data_file_a_game_ships_passes_its_check(game):
+    # The facts a rulebook lacks are data with a source each; this is the command that checks
+    # them, so a shipped file with an error fails here.
+    done = run("board", "check", "--game", game)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "shipped data file(s) checked, all OK." in done.stdout
+    assert "error" not in done.stdout.lower()
+
+
+def test_a_broken_shipped_style_file_fails_the_check(tmp_path):
+    broken = tmp_path / "board.toml"
+    broken.write_text((ROOT / "companion/games/new_don/boards/three-four.toml").read_text()
+                      .replace("[muscle_track]", "[muscle_trak]", 1))
+    done = run("board", "check", str(broken))
+    assert done.returncode == 1 and "error" in done.stdout
