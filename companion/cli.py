@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Mapping
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from companion.bots.bot import DEFAULT_LEVEL, LEVELS
 from companion.gamefiles import GameFiles
@@ -30,8 +31,11 @@ from companion.games.monopoly.edition import SHIPPED as MONOPOLY_SHIPPED
 from companion.games.new_don import NEW_DON, BoardError, check_board
 from companion.games.new_don.boards import SHIPPED, load_board
 from companion.paths import default_data_dir
-from companion.protocol import MalformedAction, option_list
+from companion.protocol import Action, MalformedAction, option_list
 from companion.records import RecordError, parse_record, replay
+
+if TYPE_CHECKING:  # the table is imported only by the commands that open it
+    from companion.table import Game, TableService
 
 COMMANDS = "godfather_companion.commands"  # entry-point group: add_parser(subparsers)
 
@@ -224,7 +228,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         record = parse_record(text)
 
-        def each(line, before, action, after) -> None:
+        def each(line: int, before: Any, action: Action, after: Any) -> None:
             if args.verbose:
                 log.extend(f"{line:>5}  {s}" for s in record.game.narrate(before, action, after,
                                                                           None))
@@ -328,7 +332,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
-def _service(args: argparse.Namespace):
+def _service(args: argparse.Namespace) -> TableService:
     from companion.table import StorageError, TableService
 
     try:
@@ -337,7 +341,7 @@ def _service(args: argparse.Namespace):
         raise SystemExit(_fail(str(exc), 2)) from None
 
 
-def _game_line(saved) -> str:
+def _game_line(saved: Game) -> str:
     rules = saved.rules
     names = ", ".join(s.name for s in saved.setup.seats)
     where = rules.progress(saved.state)
@@ -545,7 +549,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        return args.func(args)
+        code: int = args.func(args)
+        return code
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -56,7 +56,8 @@ def _start(rules_of: AnyGame, setup: dict[str, Any]) -> Any:
     return rules_of.new_game(rules_of.setup_from_dict(setup), GameFiles(rules_of))
 
 
-def simulate(players: int, seed: int, rules: Any = None, game_id: str = DEFAULT) -> list[dict]:
+def simulate(players: int, seed: int, rules: Any = None,
+             game_id: str = DEFAULT) -> list[dict[str, Any]]:
     """A whole random legal game as a record: the setup line, then one dict per action."""
     rng = random.Random(seed)
     record = [game(game_id).setup_from_dict(random_setup(players, rules, game_id)).to_dict()]

@@ -14,6 +14,7 @@ import threading
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
+from flask.typing import ResponseReturnValue
 
 from companion.bots import DEFAULT_LEVEL, LEVELS
 from companion.bots.driver import BotDriver
@@ -25,6 +26,7 @@ from companion.protocol import MalformedAction, option_list
 from companion.table import Ack, Game, TableService
 from web import views
 from web.body import choice_field, int_field, json_body, optional_int_field, str_field
+from web.context import companion
 from web.dice import PairingDesk, owners_of
 from web.hub import Hub
 from web.keys import Credential, JoinRefused, KeyStore, Role
@@ -51,11 +53,11 @@ api = Blueprint("api", __name__, url_prefix="/api")
 HINTS = threading.Lock()
 
 def service() -> TableService:
-    return current_app.extensions["companion"].service
+    return companion().service
 
 
 def hub() -> Hub:
-    return current_app.extensions["companion"].hub
+    return companion().hub
 
 
 def action_field(data: dict[str, Any], game: Game) -> Any:
@@ -120,7 +122,7 @@ def acknowledge(game_id: str, viewer: str | None, ack: Ack) -> Response:
 
 
 @api.get("/csrf")
-def csrf():
+def csrf() -> ResponseReturnValue:
     """A CSRF token for creating a game (browsers get it with the home page)."""
     response = Response(mimetype="application/json")
     response.set_data(json.dumps({"csrf": anon_csrf(response)}))
@@ -143,13 +145,13 @@ def game_json(rules: AnyGame) -> dict[str, Any]:
 
 
 @api.get("/rules")
-def rules():
+def rules() -> ResponseReturnValue:
     """The games this companion referees, each with its setup choices and house rules."""
     return jsonify({"default": DEFAULT, "games": [game_json(g) for g in games()]})
 
 
 @api.get("/games")
-def list_games():
+def list_games() -> ResponseReturnValue:
     out = []
     for g in service().games():
         out.append(
@@ -188,7 +190,7 @@ def setup_line(data: dict[str, Any]) -> dict[str, Any]:
 
 
 @api.post("/games")
-def create_game():
+def create_game() -> ResponseReturnValue:
     """Create a game; the reply holds the host key (also set as a cookie) and join links."""
     require_owner()
     cookie = request.cookies.get(ANON_COOKIE)
@@ -198,7 +200,7 @@ def create_game():
     setup = setup_line(json_body())
     game = service().create_game(setup, actor="host")
     host_key, codes = keys().issue(game.id, [s.name for s in game.setup.seats])
-    dice = current_app.extensions["companion"].dice
+    dice = companion().dice
     if dice is not None:
         dice.follow(game.id)  # the table's dice now roll for the new game
     response = jsonify(
@@ -216,20 +218,20 @@ def create_game():
 
 
 @api.get("/games/<game_id>")
-def get_game(game_id: str):
+def get_game(game_id: str) -> ResponseReturnValue:
     game = service().game(game_id)
     return jsonify(hub().snapshot(game, viewer_for(game_id)))
 
 
 @api.get("/games/<game_id>/board")
-def get_board(game_id: str):
+def get_board(game_id: str) -> ResponseReturnValue:
     """What is printed and public for the pages to draw (A New Don: the board)."""
     game = service().game(game_id)
     return jsonify(game.rules.table_data(game.state))
 
 
 @api.get("/games/<game_id>/me")
-def me(game_id: str):
+def me(game_id: str) -> ResponseReturnValue:
     """Who this request is for this game, and the CSRF token that goes with it."""
     service().game(game_id)
     out: dict[str, Any] = {"game_id": game_id, "player": None, "host": False}
@@ -263,7 +265,7 @@ def seat_list(game_id: str) -> list[dict[str, Any]]:
 
 
 @api.get("/games/<game_id>/seats")
-def seats(game_id: str):
+def seats(game_id: str) -> ResponseReturnValue:
     """The host's view of the seats: who has joined, and the join links not yet used."""
     service().game(game_id)
     require(game_id, Role.HOST)
@@ -271,7 +273,7 @@ def seats(game_id: str):
 
 
 @api.post("/games/<game_id>/seats/code")
-def seat_code(game_id: str):
+def seat_code(game_id: str) -> ResponseReturnValue:
     """Host: a new join code for one seat (a lost phone, a player who cleared their
     cookies). Whoever claims it takes the seat; the phone holding it now is told so."""
     data, _ = acting(game_id, host=True)
@@ -283,7 +285,7 @@ def seat_code(game_id: str):
 
 
 @api.post("/games/<game_id>/join")
-def join(game_id: str):
+def join(game_id: str) -> ResponseReturnValue:
     """A phone sits down: trade a seat's join code (from the QR code) for this phone's own
     session. The code works once; the seat's previous phone, if any, loses it."""
     service().game(game_id)
@@ -306,7 +308,7 @@ def join(game_id: str):
 
 
 @api.get("/games/<game_id>/moves")
-def moves(game_id: str):
+def moves(game_id: str) -> ResponseReturnValue:
     """The moves in effect, as the table sees them: what the host picks from to undo or
     correct (hidden dice stay hidden even from the host)."""
     game = service().game(game_id)
@@ -316,7 +318,7 @@ def moves(game_id: str):
 
 
 @api.post("/games/<game_id>/actions")
-def submit(game_id: str):
+def submit(game_id: str) -> ResponseReturnValue:
     """One action (a roll typed on a phone, a claim, an offer...) as the player or the host."""
     data, cred = acting(game_id)
     game = service().game(game_id)
@@ -345,7 +347,7 @@ MAX_ROLL = 64  # dice in one roll: a Gangster Dice stash can hold 24, and room t
 
 
 @api.post("/games/<game_id>/dice/roll")
-def dice_roll(game_id: str):
+def dice_roll(game_id: str) -> ResponseReturnValue:
     """A player's roll, typed on their phone: the faces of a roll the game waits for from
     them (``ask`` names which, from the picture's ``dice_wanted``). No seq: rolls by different
     players never conflict, so everyone can type at once."""
@@ -365,7 +367,7 @@ def dice_roll(game_id: str):
 
 
 @api.post("/games/<game_id>/undo")
-def undo(game_id: str):
+def undo(game_id: str) -> ResponseReturnValue:
     """Take back a move: a player their own last one; the host back to ``target``."""
     data, cred = acting(game_id)
     ack = service().undo(
@@ -379,7 +381,7 @@ def undo(game_id: str):
 
 
 @api.post("/games/<game_id>/corrections")
-def correct(game_id: str):
+def correct(game_id: str) -> ResponseReturnValue:
     """The host fixes a recorded move (a misread die), with a reason for the audit trail."""
     data, cred = acting(game_id, host=True)
     why = str_field(data, "why")
@@ -399,7 +401,7 @@ def correct(game_id: str):
 
 
 @api.post("/games/<game_id>/status")
-def set_status(game_id: str):
+def set_status(game_id: str) -> ResponseReturnValue:
     """The host ends the game (``finished``), reopens it (``active``) or archives it."""
     data, cred = acting(game_id, host=True)
     status = choice_field(data, "status", ("active", "finished", "archived"), "")
@@ -408,7 +410,7 @@ def set_status(game_id: str):
 
 
 @api.get("/games/<game_id>/record")
-def record(game_id: str):
+def record(game_id: str) -> ResponseReturnValue:
     """The game record (JSON Lines), for the host and the players, once the game cannot go
     on. It shows every hidden die: reading it closes the game for good (the table service
     logs who read it, and the game can no longer be reopened)."""
@@ -421,7 +423,7 @@ def record(game_id: str):
 
 
 @api.get("/games/<game_id>/events")
-def events(game_id: str):
+def events(game_id: str) -> ResponseReturnValue:
     """Server-Sent Events: the viewer's full picture at once, then one ``update`` per event.
     A reconnect (``Last-Event-ID``) gets the full picture again with what it missed marked."""
     service().game(game_id)
@@ -456,7 +458,7 @@ def seat_still_held(store: KeyStore, game_id: str, token: str) -> bool:
 
 
 def pairing_desk() -> PairingDesk:
-    desk = current_app.extensions["companion"].pairing
+    desk = companion().pairing
     if desk is None:
         raise ApiError(
             409,
@@ -477,7 +479,7 @@ def host_acting(game_id: str) -> tuple[dict[str, Any], Credential]:
 
 
 @api.get("/games/<game_id>/dice")
-def dice_status(game_id: str):
+def dice_status(game_id: str) -> ResponseReturnValue:
     """Host: the table's dice reader, who owns which die, and the pairing in progress (the
     pairing page polls this while dice are being rolled)."""
     service().game(game_id)
@@ -486,7 +488,7 @@ def dice_status(game_id: str):
 
 
 @api.post("/games/<game_id>/dice/pairing")
-def dice_pair(game_id: str):
+def dice_pair(game_id: str) -> ResponseReturnValue:
     """Host: "roll your five dice now" for one family (by seat colour) or the red dice; the
     dice that roll become theirs, saved for this table when the count is reached."""
     data, _ = host_acting(game_id)
@@ -501,7 +503,7 @@ def dice_pair(game_id: str):
 
 
 @api.post("/games/<game_id>/dice/pairing/save")
-def dice_pair_save(game_id: str):
+def dice_pair_save(game_id: str) -> ResponseReturnValue:
     """Host: keep the dice found so far (fewer than asked: a die that will not wake up)."""
     host_acting(game_id)
     desk = pairing_desk()
@@ -519,7 +521,7 @@ def die_named(data: dict[str, Any]) -> DieRef:
 
 
 @api.post("/games/<game_id>/dice/blink")
-def dice_blink(game_id: str):
+def dice_blink(game_id: str) -> ResponseReturnValue:
     """Host: flash one die's LEDs, to find it among many: the source that reads it says
     whether it has lights (Pixels, GoDice and the DIY die do)."""
     data, _ = host_acting(game_id)
@@ -535,7 +537,7 @@ def dice_blink(game_id: str):
 
 
 @api.post("/games/<game_id>/dice/whose")
-def dice_whose(game_id: str):
+def dice_whose(game_id: str) -> ResponseReturnValue:
     """Host or player: whose red die just landed, when two players were rolling red dice at
     once (the ``whose_die`` dice event). The host may name any of the players it could go
     to; a player can only say it is theirs."""
@@ -561,7 +563,7 @@ def dice_whose(game_id: str):
 
 
 @api.post("/games/<game_id>/dice/void")
-def dice_void(game_id: str):
+def dice_void(game_id: str) -> ResponseReturnValue:
     """Host: throw away what ``player`` has rolled so far and start their roll again (the dice
     missed a re-roll, a die fell off the table). Only dice rolled from now on count; the
     player's phone is asked for the roll afresh."""
@@ -583,7 +585,10 @@ def dice_void(game_id: str):
 
 
 def bot_driver() -> BotDriver:
-    return current_app.extensions["companion"].bots
+    driver = companion().bots
+    if driver is None:  # create_app always starts one
+        raise ApiError(503, "no_bots", "this companion plays no bots")
+    return driver
 
 
 def seat_named(game_id: str, data: dict[str, Any]) -> str:
@@ -617,7 +622,7 @@ def bots_json(game_id: str) -> dict[str, Any]:
 
 
 @api.get("/games/<game_id>/bots")
-def bots(game_id: str):
+def bots(game_id: str) -> ResponseReturnValue:
     """Host: the bot seats, the levels, rolls owed by bots at the table, recent reasons."""
     service().game(game_id)
     require(game_id, Role.HOST)
@@ -625,7 +630,7 @@ def bots(game_id: str):
 
 
 @api.post("/games/<game_id>/bots")
-def seat_bot(game_id: str):
+def seat_bot(game_id: str) -> ResponseReturnValue:
     """Host: a bot plays this seat (or the bot there changes level, time or dice). Only a
     seat no phone holds: its join code stops working; a phone that claims a new code for it
     takes the seat back from the bot."""
@@ -637,7 +642,7 @@ def seat_bot(game_id: str):
                        "a seat nobody has joined")
     level = choice_field(data, "level", tuple(LEVELS), DEFAULT_LEVEL.value)
     dice = choice_field(data, "dice", tuple(d.value for d in BotDice), BotDice.COMPANION.value)
-    ms = int_field(data, "ms", required=False)
+    ms = optional_int_field(data, "ms")
     try:
         seat = BotSeat(name, level, None if ms is None else ms / 1000, BotDice(dice))
     except SeatingError as exc:
@@ -650,7 +655,7 @@ def seat_bot(game_id: str):
 
 
 @api.post("/games/<game_id>/bots/remove")
-def unseat_bot(game_id: str):
+def unseat_bot(game_id: str) -> ResponseReturnValue:
     """Host: a person plays this bot's seat again; it gets a new join code to scan."""
     data, _ = host_acting(game_id)
     name = seat_named(game_id, data)
@@ -662,7 +667,7 @@ def unseat_bot(game_id: str):
 
 
 @api.post("/games/<game_id>/bots/roll")
-def bot_roll(game_id: str):
+def bot_roll(game_id: str) -> ResponseReturnValue:
     """Host: the faces of a real die someone rolled for a bot whose dice the table rolls
     (``ask`` from ``rolls`` in GET .../bots)."""
     data, _ = host_acting(game_id)
@@ -680,7 +685,7 @@ def bot_roll(game_id: str):
 
 
 @api.post("/games/<game_id>/hints")
-def set_hints(game_id: str):
+def set_hints(game_id: str) -> ResponseReturnValue:
     """Host: may players ask their phones for a hint (the table's house option)?"""
     data, _ = host_acting(game_id)
     allowed = data.get("allowed")
@@ -693,7 +698,7 @@ def set_hints(game_id: str):
 
 
 @api.post("/games/<game_id>/hint")
-def hint(game_id: str):
+def hint(game_id: str) -> ResponseReturnValue:
     """A player: the move a bot would make in their seat now, worked out from their own
     view only. 403 ``hints_off`` when the table switched hints off, 409 ``no_choice`` when
     they have no choice to make."""

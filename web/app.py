@@ -149,7 +149,7 @@ def _security_headers(response: Response) -> Response:
 
 
 def _error_json(status: int, code: str, reason: str, rule: str | None = None,
-                **words: str):
+                **words: str) -> Response:
     body = {"error": code, "reason": reason}
     if rule:
         body["rule"] = rule
@@ -164,29 +164,29 @@ def _error_handlers(app: Flask) -> None:
     500 page (an unexpected bug is logged and answered as JSON without its details)."""
 
     @app.errorhandler(Refused)
-    def refused(exc: Refused):
+    def refused(exc: Refused) -> Response:
         words = exc.words() if isinstance(exc, QuotedRefusal) else {}
         return _error_json(REFUSED_STATUS.get(exc.code, 400), exc.code, exc.reason, exc.rule,
                            **words)
 
     @app.errorhandler(ApiError)
-    def api_error(exc: ApiError):
+    def api_error(exc: ApiError) -> Response:
         return _error_json(exc.status, exc.code, exc.reason, exc.rule)
 
     @app.errorhandler(StreamRefused)
-    def stream_refused(exc: StreamRefused):
+    def stream_refused(exc: StreamRefused) -> Response:
         response = _error_json(exc.status, exc.code, exc.reason)
         response.headers["Retry-After"] = str(exc.retry_after)
         return response
 
     @app.errorhandler(HTTPException)
-    def http_error(exc: HTTPException):
+    def http_error(exc: HTTPException) -> Response | HTTPException:
         if request.path.startswith("/api/") or request.path == "/openapi.json":
             code = (exc.name or "error").lower().replace(" ", "_")
             return _error_json(exc.code or 400, code, exc.description or exc.name)
         return exc
 
     @app.errorhandler(Exception)
-    def unexpected(exc: Exception):
+    def unexpected(exc: Exception) -> Response:
         log.exception("unexpected error on %s %s", request.method, request.path)
         return _error_json(500, "internal", "something went wrong on the companion; see its log")

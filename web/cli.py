@@ -26,6 +26,8 @@ from companion.paths import default_data_dir
 from companion.table import StorageError
 
 if TYPE_CHECKING:
+    from flask import Flask
+
     from web.tls import Prepared
 
 DEFAULT_PORT = 8000
@@ -38,7 +40,8 @@ DICE_TEXT = {
 }
 
 
-def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+def add_serve_parser(
+        subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Register ``serve``; its ``func`` runs the server until Ctrl-C."""
     p = subparsers.add_parser(
         "serve",
@@ -185,7 +188,8 @@ def source_specs(args: argparse.Namespace) -> list[tuple[str, SourceSpec]]:
     return specs
 
 
-def _attach_sources(app, specs: list[tuple[str, SourceSpec]]) -> tuple[str | None, list[str]]:
+def _attach_sources(app: Flask,
+                    specs: list[tuple[str, SourceSpec]]) -> tuple[str | None, list[str]]:
     """Start the sources named on the command line, feeding the table's dice: a reason if one
     cannot be opened, and the names of those started."""
     dice = app.extensions["companion"].dice

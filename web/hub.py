@@ -24,6 +24,7 @@ from typing import Any
 
 from companion.dice.hub import DiceEvent
 from companion.dice.table import TableDice
+from companion.protocol import DiceSet
 from companion.table import Event, Game, TableService
 from web import views
 from web.streams import HeldStream, StreamSlots
@@ -57,7 +58,7 @@ class Notice:
     text: str
 
 
-def _dice_sets(service: TableService, game_id: str) -> list:
+def _dice_sets(service: TableService, game_id: str) -> list[DiceSet]:
     game = service.game(game_id)
     return game.rules.dice_sets(game.state)
 
@@ -176,7 +177,7 @@ class Hub:
             self._logs[game.id] = (game.seq, entries)
         return entries
 
-    def snapshot(self, game: Game, viewer: str | None, since: int | None = None) -> dict:
+    def snapshot(self, game: Game, viewer: str | None, since: int | None = None) -> dict[str, Any]:
         """The full picture for a (re)connecting viewer, with the log's recent lines; lines
         newer than ``since`` (the last event the client saw) are marked as missed."""
         data = views.game_picture(game, viewer)

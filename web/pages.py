@@ -28,6 +28,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from companion.protocol.seats import COLOURS
 from companion.table import Refused, TableService
+from web.context import companion
 from web.dice import PRIVACY_WARNING
 from web.keys import Role
 from web.openapi import spec
@@ -50,7 +51,7 @@ pages = Blueprint("pages", __name__, template_folder="templates", static_folder=
 
 
 def service() -> TableService:
-    return current_app.extensions["companion"].service
+    return companion().service
 
 
 def qr_svg(url: str, scale: int = 4) -> str:
@@ -73,12 +74,12 @@ def game_template(game_id: str, page: str, **context: Any) -> str:
                            kind=rules.id, name=rules.name, **context)
 
 
-def game_page(view: Callable[..., Response | str]) -> Callable[..., Response | str]:
+def game_page(view: Callable[..., BaseResponse | str]) -> Callable[..., BaseResponse | str]:
     """A page about one game: for a game this companion does not have, a page saying so
     (404) instead of whatever the page would have checked first."""
 
     @functools.wraps(view)
-    def page(game_id: str, **kwargs: str) -> Response | str:
+    def page(game_id: str, **kwargs: str) -> BaseResponse | str:
         try:
             service().game(game_id)
         except Refused:
@@ -104,7 +105,7 @@ def remember_host_key(game_id: str, key: str) -> BaseResponse:
 
 
 @pages.get("/")
-def home():
+def home() -> BaseResponse | str:
     key = request.args.get("key")
     if key is not None:  # the owner's link that companion serve printed
         if not keys().is_owner(key):
@@ -124,25 +125,25 @@ def home():
 
 
 @pages.get("/openapi.json")
-def openapi():
+def openapi() -> BaseResponse | str:
     return jsonify(spec())
 
 
 @pages.get("/table/<game_id>")
 @game_page
-def table(game_id: str):
+def table(game_id: str) -> BaseResponse | str:
     return game_template(game_id, "table")
 
 
 @pages.get("/end/<game_id>")
 @game_page
-def end(game_id: str):
+def end(game_id: str) -> BaseResponse | str:
     return game_template(game_id, "end")
 
 
 @pages.get("/join/<game_id>/<code>")
 @game_page
-def join(game_id: str, code: str):
+def join(game_id: str, code: str) -> BaseResponse | str:
     """What a player's QR code opens: a page that sits this phone down (its script trades
     the code for the phone's own session, then opens the phone page). Opening the link
     changes nothing by itself, so a link preview or a prefetch cannot use up the code."""
@@ -151,7 +152,7 @@ def join(game_id: str, code: str):
 
 @pages.get("/play/<game_id>")
 @game_page
-def play(game_id: str):
+def play(game_id: str) -> BaseResponse | str:
     cred = credential(game_id, Role.PLAYER)
     if cred is None:
         return message(
@@ -175,7 +176,7 @@ def play(game_id: str):
 
 @pages.get("/host/<game_id>")
 @game_page
-def host(game_id: str):
+def host(game_id: str) -> BaseResponse | str:
     key = request.args.get("key")
     if key:  # the host opened the link with the key
         return remember_host_key(game_id, key)
@@ -194,7 +195,7 @@ def host(game_id: str):
 
 @pages.get("/host/<game_id>/seats/qr")
 @game_page
-def seat_qr(game_id: str):
+def seat_qr(game_id: str) -> BaseResponse | str:
     """The QR code of one seat's unclaimed join link, as an SVG image (the host page shows
     one at a time)."""
     if credential(game_id, Role.HOST) is None:
@@ -218,19 +219,19 @@ FAVICON = (
 
 
 @pages.get("/favicon.ico")
-def favicon():
+def favicon() -> BaseResponse | str:
     return Response(FAVICON, mimetype="image/svg+xml")
 
 
 @pages.get("/host/<game_id>/dice")
 @game_page
-def pairing(game_id: str):
+def pairing(game_id: str) -> BaseResponse | str:
     """The host's pairing page: which die is whose, "roll your five dice now", blink, and the
     Pixels privacy warning (before anyone trusts a hidden roll to a broadcasting die)."""
     cred = credential(game_id, Role.HOST)
     if cred is None:
         return not_host()
-    desk = current_app.extensions["companion"].pairing
+    desk = companion().pairing
     return render_template(
         "pairing.html",
         game_id=game_id,

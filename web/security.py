@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 from flask import Request, Response, current_app, request
 from werkzeug.wrappers import Response as BaseResponse
 
+from web.context import companion
 from web.keys import Credential, KeyStore, Role
 
 CSRF_HEADER = "X-CSRF-Token"
@@ -50,7 +51,7 @@ class ApiError(Exception):
 
 
 def keys() -> KeyStore:
-    return current_app.extensions["companion"].keys
+    return companion().keys
 
 
 def host_cookie(game_id: str) -> str:

@@ -85,7 +85,7 @@ class _Gateway(wsgi.Gateway_10):
     """cheroot's WSGI 1.0 gateway, adding :data:`CLIENT_GONE` to the environ."""
 
     def get_environ(self) -> dict[str, Any]:  # type: ignore[override]  # cheroot's stub says None
-        env: dict[str, Any] = super().get_environ()  # type: ignore[func-returns-value]
+        env: dict[str, Any] = super().get_environ()  # type: ignore[no-untyped-call]
         if hasattr(select, "poll") and _CLOSED:
             env[CLIENT_GONE] = functools.partial(_peer_closed, self.req.conn.socket)
         return env
@@ -107,7 +107,7 @@ class _HandshakeLater(BuiltinSSLAdapter):
     server for as long as the socket timeout, again and again. Here it only holds one worker
     for that long."""
 
-    def wrap(self, sock: socket.socket) -> tuple[ssl.SSLSocket, dict]:
+    def wrap(self, sock: socket.socket) -> tuple[ssl.SSLSocket, dict[str, Any]]:
         wrapped = self.context.wrap_socket(sock, do_handshake_on_connect=False,
                                            server_side=True)
         return wrapped, {}
@@ -131,7 +131,7 @@ class _Connection(HTTPConnection):
                 return False  # timed out or gone during the handshake
             self._shaken = True
             self.ssl_env = self.server.ssl_adapter.get_environ(self.socket)
-        return super().communicate()
+        return bool(super().communicate())  # type: ignore[no-untyped-call]
 
 
 class Server(wsgi.Server):

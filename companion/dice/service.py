@@ -110,13 +110,13 @@ class DiceService:
     def pixels(self) -> PixelsSource | None:
         """The Pixels source on the radio, if the table has one (its counters, for tests)."""
         found = self.of_kind(SourceKind.PIXELS)
-        return found[0].pixels if found else None  # type: ignore[attr-defined,no-any-return]
+        return found[0].pixels if found else None  # type: ignore[attr-defined]
 
     @property
     def godice(self) -> GoDiceSource | None:
         """The GoDice source on the radio, if the table has one."""
         found = self.of_kind(SourceKind.GODICE)
-        return found[0].godice if found else None  # type: ignore[attr-defined,no-any-return]
+        return found[0].godice if found else None  # type: ignore[attr-defined]
 
     # --- life cycle ------------------------------------------------------------------------
 

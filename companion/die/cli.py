@@ -63,7 +63,8 @@ def _where(default: object) -> argparse.ArgumentParser:
     return where
 
 
-def add_die_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+def add_die_parser(
+        subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Register ``die`` and its sub-commands on the main parser's ``subparsers``."""
     die = subparsers.add_parser(
         "die", parents=[_where(None)], help="DIY smart dice: list, calibrate, set id/colour, blink",

@@ -26,7 +26,8 @@ DB_ENV = "COMPANION_CLUB_DB"
 THREADS = 64  # pushes are short; pages reload every few seconds; no event streams here
 
 
-def add_club_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+def add_club_parser(
+        subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = subparsers.add_parser(
         "club", help="the club server: many tables, one PostgreSQL, every game backed up",
         description="Serve a club (every table live, finished games, the league), manage its "
