@@ -144,6 +144,6 @@ def test_companion_board_check_with_the_game_checks_each_kind_of_file(tmp_path, 
     out = capsys.readouterr().out
     assert "more than its price" in out and out.rstrip().endswith(
         f"{bad}: 1 error(s). See docs/monopoly-godfather.md for the format.")
-    assert main(["board", "check", "--game", "cash-n-guns", str(bad)]) == 1
-    assert "cash-n-guns has no data files to check" in capsys.readouterr().err
+    assert main(["board", "check", "--game", "gangster-dice", str(bad)]) == 1
+    assert "Gangster Dice has no data files of its own" in capsys.readouterr().err
 
