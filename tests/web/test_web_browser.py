@@ -301,6 +301,7 @@ def test_the_pairing_page_pairs_a_familys_dice_in_the_browser(server_factory, br
         host.click(f"a[href='/host/{game_id}/dice']")
         host.wait_for_url(f"**/host/{game_id}/dice")
         assert "broadcast their face" in host.inner_text("#privacy")
+        host.wait_for_selector("#owners section[data-owner='vegas']")  # drawn once fetched
         owners = host.eval_on_selector_all("#owners section[data-owner]",
                                            "els => els.map(e => e.dataset.owner)")
         assert len(owners) == 4 and owners[-1] == "vegas", owners  # three families, Vegas

@@ -25,6 +25,7 @@ WRONG = {
     "object": ["x", 1, [], True],
     "array": ["x", 1, {}, True],
     "enum": ["nonsense", 1, [], {}, "\u202e"],
+    "boolean": ["true", 1, 0, [], {}],
 }
 RAW = [
     b"",
