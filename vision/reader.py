@@ -1,7 +1,8 @@
 """One picture in, the dice on it out: the whole single-image pipeline.
 
-:class:`DiceReader` finds and reads the dice with the die network (:mod:`vision.net`, a small
-learned model shipped as ``vision/dice_net.onnx`` and run by OpenCV), then names each die's
+:class:`DiceReader` finds and reads the dice with the die networks (:mod:`vision.net`, two
+small learned models shipped as ONNX files and run by ONNX Runtime), at whatever scale they
+are and only on the tray when the calibration knows where it is, then names each die's
 colour (:mod:`vision.colour`). A die whose face the network is not sure of is still reported,
 with ``value`` None: the table must know a die is there even when its face cannot be trusted.
 
@@ -24,6 +25,7 @@ from vision.finding import find_dice
 from vision.net import MIN_VALUE, MODELS, VIEWS, DieNet
 from vision.pips import read_pips, warp_die
 from vision.pose import die_side
+from vision.tray import contains
 
 _NETS: dict[str, DieNet] = {}
 
@@ -76,10 +78,7 @@ class DiceReader:
         """Every die on a BGR picture, in reading order (top to bottom, left to right)."""
         _check_picture(bgr)
         cal = self.calibration
-        # The network sizes a die by its upright box; a calibrated size is the die's side,
-        # and the upright box of a square turned at random is on average 4/π of its side.
-        box_px = cal.die_px * 4 / np.pi if cal.die_px else None
-        net_dice = _net(self.models, self.views).find(bgr, box_px)
+        net_dice = _net(self.models, self.views).find(bgr, cal.die_px, cal.tray)
         palette = cal.palette or NAMED_COLOURS
         found = []
         lab_middles = _middles_lab(bgr, net_dice)
@@ -115,6 +114,8 @@ class ClassicReader:
         lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
         cal = self.calibration
         candidates, mask, _ = find_dice(lab, cal.die_px, cal.empty_lab(lab.shape))
+        if cal.tray is not None:
+            candidates = [c for c in candidates if contains(cal.tray, bgr.shape, c.centre)]
         palette = cal.palette or NAMED_COLOURS
         found = []
         for cand in candidates:

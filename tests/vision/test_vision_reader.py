@@ -5,7 +5,7 @@ The network reader's photo tests are in ``test_vision_net.py``.
 The face classifier is trained partly on dice drawn by :mod:`vision.synthetic`, a different
 and far more varied drawer than the one here whose impossible layouts include L-shaped
 spots like the smudge below: these cases check that it knows plainly drawn dice, not how
-well it reads photos, which ``benchmarks/vision.py`` measures on held-out sessions."""
+well it reads photos, which ``benchmarks/vision.py`` measures on rigs it never saw."""
 
 from __future__ import annotations
 
