@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -77,11 +78,16 @@ def colour_jitter(img: np.ndarray, rng: np.random.Generator, j: Jitter) -> np.nd
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(*j.blur_sigma))
     if rng.random() < 0.5:
         noise = np.empty(out.shape, np.int16)
-        cv2.randn(noise, 0, float(rng.uniform(*j.noise)))
+        # A number given to cv2.randn is the scalar (σ, 0, 0, 0): the noise has always been
+        # on the first (blue) channel only, and the shipped networks learnt it so.
+        sigma = np.array([[rng.uniform(*j.noise)], [0.0], [0.0], [0.0]])
+        cv2.randn(noise, np.zeros((4, 1)), sigma)
         out = cv2.add(out, noise, dtype=cv2.CV_8U)
     if rng.random() < j.jpeg:
         _ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
-        out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        assert decoded is not None  # it was encoded just above
+        out = decoded
     return out
 
 
@@ -157,13 +163,13 @@ DRAWN_DICE = 8000
 DRAWN_TABLES = 300
 
 
-def recipe() -> dict:
+def recipe() -> dict[str, Any]:
     """Every setting above, as ``dice_net.json`` records it (JSON types): a network whose
     record differs was trained by another recipe. The detector's threshold is in it too: the
     face classifier learns the detector's phantoms above it as "not a die"."""
     from vision.net import MIN_HEAT  # the runtime's threshold; vision.net does not import this
 
-    return json.loads(json.dumps({
+    settings: dict[str, Any] = json.loads(json.dumps({
         "min_heat": MIN_HEAT,
         "detector_jitter": asdict(DETECTOR_JITTER), "face_jitter": asdict(FACE_JITTER),
         "face_placing": asdict(FACE_PLACING), "face_drawn": FACE_DRAWN,
@@ -173,3 +179,4 @@ def recipe() -> dict:
         "face_mined": FACE_MINED, "detector_drawn": DETECTOR_DRAWN,
         "face_tables": FACE_TABLES, "drawn_scenes": DRAWN_SCENES, "drawn_dice": DRAWN_DICE,
         "drawn_tables": DRAWN_TABLES}))
+    return settings

@@ -22,20 +22,24 @@ import numpy as np
 
 def _colour(rng: np.random.Generator) -> np.ndarray:
     """A random BGR colour, spread over hue, saturation and brightness."""
-    hsv = np.uint8([[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(20, 256)]]])
-    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+    hsv = np.array([[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(20, 256)]]],
+                   np.uint8)
+    bgr: np.ndarray = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+    return bgr
 
 
 def _noise(rng: np.random.Generator, side: int, cells: int) -> np.ndarray:
     """Smooth random values in 0..1 varying over about ``side / cells`` pixels."""
     small = rng.random((max(2, cells), max(2, cells))).astype(np.float32)
-    return cv2.resize(small, (side, side), interpolation=cv2.INTER_CUBIC).clip(0, 1)
+    noise: np.ndarray = cv2.resize(small, (side, side), interpolation=cv2.INTER_CUBIC)
+    return noise.clip(0, 1)
 
 
 def _two_tone(rng: np.random.Generator, t: np.ndarray) -> np.ndarray:
     """A 0..1 pattern painted between two random colours."""
     a, b = _colour(rng), _colour(rng)
-    return a * (1 - t[..., None]) + b * t[..., None]
+    painted: np.ndarray = a * (1 - t[..., None]) + b * t[..., None]
+    return painted
 
 
 def speckle(rng: np.random.Generator, side: int) -> np.ndarray:
@@ -114,8 +118,8 @@ def keys(rng: np.random.Generator, side: int) -> np.ndarray:
 
 def clutter(rng: np.random.Generator, side: int) -> np.ndarray:
     """A busy table: cards, coins, pencils, tokens, strokes and printed shapes, overlapping."""
-    out = np.clip(_two_tone(rng, _noise(rng, side, int(rng.integers(2, 8)))), 0, 255).astype(
-        np.uint8)  # putText draws on 8-bit pictures only
+    out: np.ndarray = np.clip(_two_tone(rng, _noise(rng, side, int(rng.integers(2, 8)))), 0,
+                              255).astype(np.uint8)  # putText draws on 8-bit pictures only
     for _ in range(int(rng.integers(3, 15))):
         c = _colour(rng).tolist()
         x, y = (int(v) for v in rng.integers(0, side, 2))

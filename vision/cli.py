@@ -14,6 +14,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -105,7 +106,7 @@ def cmd_label(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     reader = _reader(args)
-    labels: dict[str, list[dict]] = {}
+    labels: dict[str, list[dict[str, Any]]] = {}
     for i, name in enumerate(names):
         image = cv2.imread(str(folder / name))
         if image is None:
@@ -313,7 +314,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        code: int = args.run(args)
+        return code
     except CalibrationError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

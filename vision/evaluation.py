@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -23,7 +24,7 @@ UNSURE = 0  # confusion-matrix column for "found, but read as unsure"
 MISSED = 7  # confusion-matrix column for "not found at all"
 
 
-def load_labels(folder: Path) -> dict[str, list[dict]]:
+def load_labels(folder: Path) -> dict[str, list[dict[str, Any]]]:
     """``labels.json`` of a folder in the format of ``datasets/dice-photos``, checked."""
     return Rig(Path(folder)).labels()
 
@@ -77,7 +78,7 @@ class Mistake:
         shown = "?" if self.read is None else self.read
         return f"phantom {shown} ({self.confidence:.2f})"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"image": self.name, "box": list(self.box), "kind": self.kind,
                 "true": self.true, "read": self.read,
                 "confidence": round(self.confidence, 3)}
@@ -101,7 +102,7 @@ class Score:
     failures: list[str] = field(default_factory=list)
     mistakes: list[Mistake] = field(default_factory=list)
 
-    def add(self, name: str, dice: Sequence[DieFound], labels: Sequence[dict],
+    def add(self, name: str, dice: Sequence[DieFound], labels: Sequence[dict[str, Any]],
             seconds: float) -> None:
         taken, phantoms = match([d.centre for d in dice], [lb["box"] for lb in labels])
         right = 0
@@ -124,7 +125,7 @@ class Score:
             else:
                 self.wrong += 1
                 self.mistakes.append(Mistake(name, box, "wrong", true, value, die.confidence))
-        self.mistakes += [Mistake(name, tuple(dice[p].box), "phantom", None, dice[p].value,
+        self.mistakes += [Mistake(name, dice[p].box, "phantom", None, dice[p].value,
                                   dice[p].confidence) for p in phantoms]
         self.images += 1
         self.labelled += len(labels)
@@ -161,7 +162,7 @@ class Score:
     def cpu_ms_per_image(self) -> float:
         return 1000 * self.cpu_seconds / self.images if self.images else 0.0
 
-    def as_json(self, mistakes: bool = True) -> dict:
+    def as_json(self, mistakes: bool = True) -> dict[str, Any]:
         """The counts, rates and confusion, and (unless ``mistakes`` is False) every
         :class:`Mistake`."""
         return {

@@ -23,12 +23,13 @@ With a calibrated tray (:mod:`vision.tray`) only the tray is read.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
-import onnxruntime as ort
+import onnxruntime as ort  # type: ignore[import-untyped]
 
 from vision.pose import die_angle, die_side, face_crop
 from vision.pyramid import BAND, Pyramid, crop_level, search_levels
@@ -121,7 +122,8 @@ class Detector:
         if ph or pw:
             bgr = cv2.copyMakeBorder(bgr, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
         blob = bgr.transpose(2, 0, 1)[None].astype(np.float32) * np.float32(1 / 255)
-        return self.session.run(None, {"bgr": blob})[0][0]
+        out: np.ndarray = self.session.run(None, {"bgr": blob})[0][0]
+        return out
 
     def peaks(self, img: np.ndarray) -> list[tuple[float, float, float, float]]:
         """The detector's dice on one picture as it is: (cx, cy, size, heat) in its pixels."""
@@ -165,7 +167,7 @@ class Detector:
         # One die found twice (on two levels, or two peaks on one): keep the stronger. Finds
         # of unlike sizes in one place (a die and its pip, or a heap of dice and the dice in
         # it) are all kept: the face classifier tells which is a die (_overlaps).
-        return _apart(found, key=lambda d: d.heat, same_size=True)
+        return _apart(found, key=lambda d: (d.heat,), same_size=True)
 
 
 class DieNet:
@@ -197,7 +199,7 @@ class DieNet:
         # a die lies inside no other die, so what is inside a die read surely is part of it
         # (its pips, which alone look like 1s), and a heap of dice taken for one big die is
         # not read surely.
-        kept = _apart(kept, key=lambda d: (d.best_probability >= MIN_VALUE, d.size),
+        kept = _apart(kept, key=lambda d: (float(d.best_probability >= MIN_VALUE), d.size),
                       same_size=False)
         kept.sort(key=lambda d: -d.heat)
         again = [i for i, d in enumerate(kept) if d.best_probability < SECOND_LOOK_BELOW]
@@ -228,10 +230,11 @@ class DieNet:
             [np.rot90(crops if k < 4 else crops[:, :, ::-1], k % 4, axes=(1, 2))
              for k in range(self.views)])
         blob = views.transpose(0, 3, 1, 2).astype(np.float32) * np.float32(1 / 255)
-        logits = self.faces.run(None, {"bgr": np.ascontiguousarray(blob)})[0]
+        logits: np.ndarray = self.faces.run(None, {"bgr": np.ascontiguousarray(blob)})[0]
         logits = logits.reshape(self.views, len(crops), 8).astype(np.float64)
         p = np.exp(logits - logits.max(axis=2, keepdims=True))
-        return (p / p.sum(axis=2, keepdims=True)).mean(axis=0)
+        mean: np.ndarray = (p / p.sum(axis=2, keepdims=True)).mean(axis=0)
+        return mean
 
     def find(self, bgr: np.ndarray, die_px: float | None = None,
              tray: Polygon | None = None) -> list[NetDie]:
@@ -251,7 +254,8 @@ class DieNet:
         return self._classify(pyramid, self.detector.find(pyramid, levels, tray))
 
 
-def _apart(dice: list[NetDie], key, same_size: bool) -> list[NetDie]:
+def _apart(dice: list[NetDie], key: Callable[[NetDie], tuple[float, ...]], same_size: bool
+           ) -> list[NetDie]:
     """``dice`` without those overlapping a better one (by ``key``, best first kept): two
     finds overlap when the centre of one lies in the middle half of the other (dice lie side
     by side, never on top of each other), and, with ``same_size``, their sizes are within

@@ -100,4 +100,4 @@ def crop_level(die_box: float) -> int:
 def smallest_die(shape: tuple[int, ...]) -> float:
     """The smallest die (upright box, pixels) found without a calibration on a picture of
     ``shape``: the band's lower end on the finest level read."""
-    return BAND[0] * 2 ** search_levels(shape)[0]
+    return float(BAND[0] * 2 ** search_levels(shape)[0])

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
 from vision.calibration import Calibration
 from vision.colour import NAMED_COLOURS, body_colour, nearest_colour
-from vision.finding import find_dice
-from vision.net import MIN_VALUE, MODELS, VIEWS, DieNet
+from vision.finding import Rect, find_dice
+from vision.net import MIN_VALUE, MODELS, VIEWS, DieNet, NetDie
 from vision.pips import read_pips, warp_die
 from vision.pose import die_side
 from vision.tray import contains
@@ -45,13 +46,13 @@ class DieFound:
     value: int | None
     box: tuple[int, int, int, int]  # x0, y0, x1, y1 in pixels
     centre: tuple[float, float]
-    rect: tuple  # the rotated box ((cx, cy), (w, h), angle)
+    rect: Rect  # the rotated box ((cx, cy), (w, h), angle)
     colour: str
     lab: tuple[float, float, float]
     confidence: float
     reason: str
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"value": self.value, "box": list(self.box), "colour": self.colour,
                 "confidence": round(self.confidence, 3),
                 **({} if self.value is not None else {"unsure": self.reason})}
@@ -96,7 +97,7 @@ class DiceReader:
                 reason = f"face {d.best} only at p={p:.2f}"
             found.append(DieFound(
                 value=d.best if sure else None, box=_box(d.centre, d.size), centre=d.centre,
-                rect=rect, colour=name, lab=tuple(float(x) for x in colour_lab),
+                rect=rect, colour=name, lab=_lab(colour_lab),
                 confidence=d.heat * p, reason=reason))
         found.sort(key=lambda d: (round(d.centre[1] / 20), d.centre[0]))
         return found
@@ -124,13 +125,13 @@ class ClassicReader:
             name, _ = nearest_colour(colour_lab, palette)
             found.append(DieFound(
                 value=pips.value, box=cand.box, centre=cand.centre, rect=cand.rect,
-                colour=name, lab=tuple(float(x) for x in colour_lab),
+                colour=name, lab=_lab(colour_lab),
                 confidence=pips.confidence * cand.squareness, reason=pips.reason))
         found.sort(key=lambda d: (round(d.centre[1] / 20), d.centre[0]))
         return found
 
 
-def _middles_lab(bgr: np.ndarray, dice: list) -> list[np.ndarray]:
+def _middles_lab(bgr: np.ndarray, dice: list[NetDie]) -> list[np.ndarray]:
     """Median Lab colour of the middle of each die (the middle third of its upright box:
     inside the die however it is turned, and mostly body, since pips are a minority)."""
     h, w = bgr.shape[:2]
@@ -161,3 +162,8 @@ def _box(centre: tuple[float, float], size: float) -> tuple[int, int, int, int]:
 def read_image(bgr: np.ndarray, calibration: Calibration | None = None) -> list[DieFound]:
     """Convenience: read one picture with an optional calibration."""
     return DiceReader(calibration).read(bgr)
+
+
+def _lab(colour: np.ndarray) -> tuple[float, float, float]:
+    lab_l, a, b = (float(x) for x in colour)
+    return lab_l, a, b

@@ -14,6 +14,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 # Where the project's shared data sets live in a development checkout (next to the repository).
 DATASETS = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
@@ -29,12 +30,12 @@ class Rig:
     def name(self) -> str:
         return self.folder.name
 
-    def labels(self) -> dict[str, list[dict]]:
+    def labels(self) -> dict[str, list[dict[str, Any]]]:
         """``labels.json``, checked: every die needs a value 1-6 and a box."""
         path = self.folder / "labels.json"
         if not path.exists():
             raise FileNotFoundError(f"{self.folder} has no labels.json")
-        labels = json.loads(path.read_text())
+        labels: dict[str, list[dict[str, Any]]] = json.loads(path.read_text())
         for photo, dice in labels.items():
             for die in dice:
                 if die.get("value") not in range(1, 7) or len(die.get("box", [])) != 4:

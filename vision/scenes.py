@@ -27,7 +27,8 @@ ILLEGAL = 0.1
 
 
 def _paste_die(canvas: np.ndarray, rng: np.random.Generator, centre: tuple[float, float],
-               side: float, angle: float, value: int, layout: tuple | None) -> None:
+               side: float, angle: float, value: int,
+               layout: tuple[tuple[float, float], ...] | None) -> None:
     """Draw one die into ``canvas`` (float32 BGR) around ``centre``, changing only the pixels
     the die and its shadow cover."""
     h, w = canvas.shape[:2]
@@ -40,10 +41,11 @@ def _paste_die(canvas: np.ndarray, rng: np.random.Generator, centre: tuple[float
     k = 2 if side < _SUPERSAMPLE_BELOW else 1
     big = cv2.resize(local, (n * k, n * k), interpolation=cv2.INTER_LINEAR) if k > 1 else local
     before = big.copy()
-    at = np.float32([(centre[0] - x0 + 0.5) * k - 0.5, (centre[1] - y0 + 0.5) * k - 0.5])
+    at = np.array([(centre[0] - x0 + 0.5) * k - 0.5, (centre[1] - y0 + 0.5) * k - 0.5],
+                  np.float32)
     draw_die(big, rng, at, side * k, angle, value, layout)
     # Only what drawing changed goes back: the table around the die stays as sharp as it was.
-    change = big - before
+    change: np.ndarray = big - before
     if k > 1:
         change = cv2.resize(change, (n, n), interpolation=cv2.INTER_AREA)
     ys, xs = slice(max(0, y0), min(h, y0 + n)), slice(max(0, x0), min(w, x0 + n))

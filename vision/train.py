@@ -45,6 +45,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -89,6 +90,7 @@ from vision.scenes import scene
 from vision.synthetic import drawn_die
 
 STRIDE = 8
+Net = TypeVar("Net", bound=nn.Module)  # what _fit trains is what it returns
 CROP = 256  # training crops: several dice and their surroundings, cheap to push through
 DETECTOR_WIDTH = 32  # channels of the detector's 1/8-scale layers
 OUTPUTS = 10  # heat, six value logits, x and y offset in the cell, log of the die size
@@ -111,12 +113,15 @@ class DieNet(nn.Module):
             _cbr(24, width), _cbr(width, width, dilation=2), _cbr(width, width, dilation=4))
         self.head = nn.Conv2d(width, OUTPUTS, 1)
         # Start with "no die anywhere" (CenterNet's prior): keeps the early focal loss sane.
-        nn.init.constant_(self.head.bias, 0.0)
+        bias = self.head.bias
+        assert bias is not None  # Conv2d has one unless told bias=False
+        nn.init.constant_(bias, 0.0)
         with torch.no_grad():
-            self.head.bias[0] = -2.19
+            bias[0] = -2.19
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head(self.body(x))
+        out: torch.Tensor = self.head(self.body(x))
+        return out
 
 
 NOT_A_DIE = 6  # the classifier's seventh class; the eighth is synthetic.NO_FACE
@@ -141,7 +146,8 @@ class FaceNet(nn.Module):
         self.head = nn.Conv2d(c, 8, grid)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head(self.body(x)).flatten(1)
+        out: torch.Tensor = self.head(self.body(x)).flatten(1)
+        return out
 
 
 # --- data ---------------------------------------------------------------------------------
@@ -213,8 +219,11 @@ class Patch:
         pads = [max(0, round((cy0 - y0) * self.fy)), max(0, round((y1 - cy1) * self.fy)),
                 max(0, round((cx0 - x0) * self.fx)), max(0, round((x1 - cx1) * self.fx))]
         if any(pads):
-            scaled = (cv2.copyMakeBorder(scaled, *pads, cv2.BORDER_REPLICATE) if border is None
-                      else cv2.copyMakeBorder(scaled, *pads, cv2.BORDER_CONSTANT, value=border))
+            top, bottom, left, right = pads
+            scaled = (cv2.copyMakeBorder(scaled, top, bottom, left, right, cv2.BORDER_REPLICATE)
+                      if border is None else
+                      cv2.copyMakeBorder(scaled, top, bottom, left, right, cv2.BORDER_CONSTANT,
+                                         value=border))
         self.picture = scaled
         # Picture point (x, y) is at ((x - cx0 + 0.5)·fx - 0.5 + left pad, ...) in the patch.
         self.x0, self.y0 = cx0 - pads[2] / self.fx, cy0 - pads[0] / self.fy
@@ -287,7 +296,7 @@ def sample(photos: Photos, rng: np.random.Generator,
     patch = Patch(img, (float(cx), float(cy)), 0.75 * CROP / min(fx, fy), fx, fy, border)
     px, py = patch.point(cx, cy)
     m = cv2.getRotationMatrix2D((px, py), angle, 1.0)
-    m[:, 2] += (CROP / 2 - px, CROP / 2 - py)
+    m[:, 2] += np.array([CROP / 2 - px, CROP / 2 - py])
     if rng.random() < 0.5:  # mirror
         m[0] = -m[0]
         m[0, 2] += CROP
@@ -377,7 +386,8 @@ def mine_phantoms(photos: Photos, detector: Path) -> list[Phantom]:
     return out
 
 
-def _drawn(photos: Photos, rng: np.random.Generator) -> tuple[np.ndarray, tuple, float, int]:
+def _drawn(photos: Photos, rng: np.random.Generator
+           ) -> tuple[np.ndarray, tuple[float, float], float, int]:
     """A drawn die on a patch of a training photo or on a drawn table: picture, centre,
     size, label."""
     if rng.random() < 0.5:
@@ -392,13 +402,14 @@ def _drawn(photos: Photos, rng: np.random.Generator) -> tuple[np.ndarray, tuple,
     return drawn.picture, drawn.centre, drawn.box, drawn.label
 
 
-def _table(table: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, tuple, float, int]:
+def _table(table: np.ndarray, rng: np.random.Generator
+           ) -> tuple[np.ndarray, tuple[float, float], float, int]:
     """A place on a drawn table with no die on it: picture, the place, a die's size there,
     and :data:`NOT_A_DIE`."""
     side = table.shape[0]
     size = math.exp(rng.uniform(math.log(SMALL_DIE), math.log(side / 2)))
-    at = tuple(float(v) for v in rng.uniform(size, side - size, 2))
-    return table, at, size, NOT_A_DIE
+    x, y = (float(v) for v in rng.uniform(size, side - size, 2))
+    return table, (x, y), size, NOT_A_DIE
 
 
 def face_sample(photos: Photos, rng: np.random.Generator, phantoms: Sequence[Phantom] = (),
@@ -486,8 +497,8 @@ def train_faces(rigs: Sequence[Rig], steps: int = FACE_STEPS, seed: int = 0,
     return _fit(net, step_loss, steps, "faces" if log else None)
 
 
-def _fit(net: nn.Module, step_loss: Callable[[], torch.Tensor], steps: int,
-         name: str | None) -> nn.Module:
+def _fit(net: Net, step_loss: Callable[[], torch.Tensor], steps: int,
+         name: str | None) -> Net:
     """The one training loop: AdamW with a one-cycle schedule, a loss per step from
     ``step_loss``, progress on stderr under ``name`` (None: quiet)."""
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
@@ -499,7 +510,7 @@ def _fit(net: nn.Module, step_loss: Callable[[], torch.Tensor], steps: int,
     for step in range(steps):
         ls = step_loss()
         opt.zero_grad()
-        ls.backward()
+        torch.autograd.backward(ls)
         opt.step()
         sched.step()
         running = 0.98 * running + 0.02 * ls.item() if step else ls.item()
@@ -555,7 +566,7 @@ def train(rigs: Sequence[Rig], steps: int = DETECTOR_STEPS, seed: int = 0,
 
 def export(net: nn.Module, path: Path, side: int) -> None:
     """Write one network as the ONNX file the reader runs (:mod:`vision.net`)."""
-    torch.onnx.export(net, torch.zeros(1, 3, side, side), str(path), dynamo=False,
+    torch.onnx.export(net, (torch.zeros(1, 3, side, side),), str(path), dynamo=False,
                       input_names=["bgr"], output_names=["out"], opset_version=13,
                       dynamic_axes={"bgr": {0: "n", 2: "h", 3: "w"}})
 

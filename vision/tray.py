@@ -68,7 +68,7 @@ def parse(text: str, shape: tuple[int, ...]) -> Polygon:
 def in_pixels(tray: Polygon, shape: tuple[int, ...]) -> np.ndarray:
     """The polygon in pixels of a picture of ``shape`` (N × 2, float32)."""
     h, w = shape[:2]
-    return np.float32(tray) * np.float32([w, h])
+    return np.asarray(tray, np.float32) * np.asarray([w, h], np.float32)
 
 
 def bounds(tray: Polygon, shape: tuple[int, ...], margin: float = 0.0
@@ -90,7 +90,7 @@ def contains(tray: Polygon, shape: tuple[int, ...], point: tuple[float, float]) 
 def draw(bgr: np.ndarray, tray: Polygon) -> np.ndarray:
     """A copy of the picture with the tray outlined and what lies outside it darkened: the
     picture ``calibrate`` writes for a person to check the tray by eye."""
-    pts = np.int32(np.round(in_pixels(tray, bgr.shape)))
+    pts = np.round(in_pixels(tray, bgr.shape)).astype(np.int32)
     mask = np.zeros(bgr.shape[:2], np.uint8)
     cv2.fillPoly(mask, [pts], 1)
     out = bgr.copy()
@@ -112,7 +112,7 @@ def find_tray(empty: np.ndarray) -> Polygon:
     sh, sw = lab.shape[:2]
     middle = lab[sh * 2 // 5: sh * 3 // 5, sw * 2 // 5: sw * 3 // 5].reshape(-1, 3)
     ref = np.median(middle, axis=0)
-    near = np.all(np.abs(lab - ref) <= np.float32(_TOLERANCE), axis=2).astype(np.uint8)
+    near = np.all(np.abs(lab - ref) <= np.asarray(_TOLERANCE, np.float32), axis=2).astype(np.uint8)
     near = cv2.morphologyEx(near, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, labels = cv2.connectedComponents(near)
     at_middle = labels[sh * 2 // 5: sh * 3 // 5, sw * 2 // 5: sw * 3 // 5]
