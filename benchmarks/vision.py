@@ -1,6 +1,8 @@
 """Camera dice reading on five rigs, each read by networks that never saw it.
 
-    .venv/bin/python benchmarks/vision.py [--json] [--train] [--seed N] [--python PY]
+    .venv/bin/python benchmarks/vision.py [--json] [--train | --cached-only] [--any-recipe]
+                                          [--rigs a,b] [--models DIR] [--datasets DIR]
+                                          [--seed N] [--python PY]
 
 The rigs are the labelled folders under ``../shared/datasets`` (``dice-photos`` and the four
 of ``dice-photos-more``; :mod:`vision.rigs`). For each rig both networks are trained on the
@@ -16,9 +18,13 @@ the die size (each rig's median side: a fair calibration only for rigs whose dic
 about one size). Time per photo is on one core, for the rigs' 640×640 photos, and for
 12-megapixel photos (photos of ``pxl-tray`` enlarged to 4032×3024, dice ~300 px).
 
-Training needs PyTorch (``--python`` names an interpreter with it; networks already in
-``build/vision-rigs/`` are reused, ``--train`` rebuilds them): about an hour a rig on one
-core, five hours in all (docs/vision.md).
+Training needs PyTorch (``--python`` names an interpreter with it). A fold's networks are
+cached in ``--models`` (default ``build/vision-rigs/<rig>/``) and reused when their record
+matches; ``--train`` rebuilds them, ``--cached-only`` reads only the rigs already trained and
+lists the others as not measured. ``--any-recipe`` also reads cached folds trained by an
+older recipe (never one that saw the rig it reads), and marks each such row with what
+differs. Each fold trained is timed and the time printed: on the shared 2-core machine here
+a fold took about 35-45 minutes, niced, beside other work (docs/vision.md).
 """
 
 from __future__ import annotations
@@ -26,10 +32,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -51,7 +60,7 @@ BIG = (4032, 3024)  # a 12-megapixel phone photo
 TARGETS = "targets: >= 97% read right on every rig (none below 95%), < 2% wrong, < 1% phantom"
 
 
-def is_current(info: dict, trained_on: dict[str, int], steps: int = DETECTOR_STEPS,
+def is_current(info: dict[str, Any], trained_on: dict[str, int], steps: int = DETECTOR_STEPS,
                face_steps: int = FACE_STEPS, seed: int = 0) -> bool:
     """Whether a rig's networks were trained on exactly ``trained_on`` (rig: photos) by
     today's recipe (steps, jitter, crop placing, drawn dice, widths, band) from ``seed``, so
@@ -62,14 +71,36 @@ def is_current(info: dict, trained_on: dict[str, int], steps: int = DETECTOR_STE
             and all(info.get(k) == v for k, v in recipe().items()))
 
 
+def differences(info: dict[str, Any], steps: int = DETECTOR_STEPS,
+                face_steps: int = FACE_STEPS, seed: int = 0) -> list[str]:
+    """What in a network's record differs from today's recipe (and steps and seed), by name."""
+    today = {"steps": steps, "face_steps": face_steps, "seed": seed, **recipe()}
+    return [k for k, v in today.items() if info.get(k, 0 if k == "seed" else None) != v]
+
+
+def cached(held: Rig, others: list[Rig], models: Path, steps: int, face_steps: int,
+           seed: int, any_recipe: bool) -> tuple[Path, list[str]] | None:
+    """The cached networks that may read ``held`` and what in their recipe differs from
+    today's (nothing, unless ``any_recipe``), or None. Networks that saw ``held``, or that
+    were trained on other photos of the other rigs, are never taken."""
+    path = models / held.name
+    meta = path / "dice_net.json"
+    if not meta.exists():
+        return None
+    info = json.loads(meta.read_text())
+    if info.get("trained_on") != rig_sizes(others):
+        return None
+    if is_current(info, rig_sizes(others), steps, face_steps, seed):
+        return path, []
+    return (path, differences(info, steps, face_steps, seed)) if any_recipe else None
+
+
 def rig_model(held: Rig, others: list[Rig], python: str, steps: int, face_steps: int,
               retrain: bool, models: Path, seed: int = 0) -> Path:
     """The networks that read ``held``: trained on ``others`` only (reused when built)."""
     path = models / held.name
-    meta = path / "dice_net.json"
     trained_on = rig_sizes(others)
-    if not retrain and meta.exists() and is_current(json.loads(meta.read_text()), trained_on,
-                                                    steps, face_steps, seed):
+    if not retrain and cached(held, others, models, steps, face_steps, seed, False):
         return path
     print(f"{held.name}: training on {', '.join(trained_on)} ({steps} and {face_steps} "
           f"steps, seed {seed})...", file=sys.stderr, flush=True)
@@ -78,8 +109,16 @@ def rig_model(held: Rig, others: list[Rig], python: str, steps: int, face_steps:
                     "--out", str(path), "--steps", str(steps), "--face-steps", str(face_steps),
                     "--seed", str(seed)],
                    cwd=ROOT, check=True, env=os.environ | {"OMP_NUM_THREADS": "1"})
-    print(f"{held.name}: trained in {(time.time() - t0) / 60:.0f} min", file=sys.stderr)
+    minutes = (time.time() - t0) / 60
+    print(f"{held.name}: trained in {minutes:.0f} min", file=sys.stderr)
+    (path / "train_minutes.txt").write_text(f"{minutes:.1f}\n")
     return path
+
+
+def train_minutes(model: Path) -> float | None:
+    """How long the fold in ``model`` took to train, when this benchmark trained it."""
+    path = model / "train_minutes.txt"
+    return float(path.read_text()) if path.exists() else None
 
 
 def median_side(rig: Rig) -> float:
@@ -96,6 +135,7 @@ def big_photo_ms(models: Path, rig: Rig, n: int = 8) -> tuple[float, float, int]
     wall, cpu, dice = [], [], 0
     for name in rig.photos()[:n]:
         img = cv2.imread(str(rig.folder / name))
+        assert img is not None, name
         h, w = img.shape[:2]
         top = (h - w * 3 // 4) // 2
         big = cv2.resize(img[top:top + w * 3 // 4], BIG, interpolation=cv2.INTER_CUBIC)
@@ -129,10 +169,26 @@ def table(rows: list[tuple[str, Score, Score, Score]]) -> str:
     return "\n".join(lines)
 
 
+def machine() -> str:
+    """The machine the figures were measured on, for the report."""
+    info = Path("/proc/cpuinfo")
+    names = [line.split(":", 1)[1].strip() for line in
+             (info.read_text().splitlines() if info.exists() else [])
+             if line.startswith("model name")]
+    cpu = names[0] if names else platform.processor() or "unknown CPU"
+    return (f"{platform.machine()}, {os.cpu_count()} cores ({cpu}), "
+            f"Python {platform.python_version()}")
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--json", action="store_true")
     p.add_argument("--train", action="store_true", help="retrain every rig's networks")
+    p.add_argument("--cached-only", action="store_true",
+                   help="train nothing: read only the rigs whose networks are in --models")
+    p.add_argument("--any-recipe", action="store_true",
+                   help="also read cached networks trained by another recipe (marked, with "
+                        "what differs); never networks that saw the rig they read")
     p.add_argument("--steps", type=int, default=DETECTOR_STEPS, help="detector training steps")
     p.add_argument("--face-steps", type=int, default=FACE_STEPS,
                    help="face classifier training steps")
@@ -142,8 +198,10 @@ def main() -> int:
                    help="train the networks from this seed (a seed alone moves a rig's "
                         "figure: judge a change over two)")
     p.add_argument("--models", type=Path, default=None,
-                   help="folder of the rigs' networks (default build/vision-rigs, or "
-                        "build/vision-rigs-seedN for --seed N)")
+                   help="folder of the rigs' networks, one subfolder per rig held out "
+                        "(default build/vision-rigs, or build/vision-rigs-seedN for --seed N)")
+    p.add_argument("--datasets", type=Path, default=DATASETS,
+                   help=f"folder holding the rigs' labelled folders (default {DATASETS})")
     p.add_argument("--rigs", default=None,
                    help="comma-separated rigs to read (default: all); training still leaves "
                         "out only the rig read")
@@ -151,60 +209,94 @@ def main() -> int:
                    help="draw every die read wrong, unsure or missed, and every phantom, one "
                         "picture per rig")
     args = p.parse_args()
+    if args.train and args.cached_only:
+        p.error("--train and --cached-only contradict each other")
     models = args.models or BUILD.with_name(f"{BUILD.name}-seed{args.seed}" if args.seed
                                             else BUILD.name)
-    if not DATASETS.is_dir():
-        print(f"error: no data sets at {DATASETS}", file=sys.stderr)
+    if not args.datasets.is_dir():
+        print(f"error: no data sets at {args.datasets} (--datasets)", file=sys.stderr)
         return 2
     cv2.setNumThreads(1)
-    rigs = find_rigs(DATASETS)
+    rigs = find_rigs(args.datasets)
     wanted = set(args.rigs.split(",")) if args.rigs else {r.name for r in rigs}
-    rows, out = [], {}
+    rows: list[tuple[str, Score, Score, Score]] = []
+    out: dict[str, Any] = {}
+    notes: list[str] = []
+    not_measured: list[str] = []
     pooled = [Score(), Score(), Score()]
     for held, others in leave_one_out(rigs):
         if held.name not in wanted:
             continue
-        try:
-            model = rig_model(held, others, args.python, args.steps, args.face_steps,
-                              args.train, models, args.seed)
-        except subprocess.CalledProcessError:
-            print(f"error: training for {held.name} failed; --python must name an "
-                  "interpreter with PyTorch (pip install torch==2.13.0)", file=sys.stderr)
-            return 2
-        assert held.name not in json.loads((model / "dice_net.json").read_text())["trained_on"]
+        found = None if args.train else cached(held, others, models, args.steps,
+                                                args.face_steps, args.seed, args.any_recipe)
+        if found is None and args.cached_only:
+            not_measured.append(held.name)
+            continue
+        if found is None:
+            try:
+                model = rig_model(held, others, args.python, args.steps, args.face_steps,
+                                  args.train, models, args.seed)
+            except subprocess.CalledProcessError:
+                print(f"error: training for {held.name} failed; --python must name an "
+                      "interpreter with PyTorch (pip install torch==2.13.0)", file=sys.stderr)
+                return 2
+            differs: list[str] = []
+        else:
+            model, differs = found
+        record = json.loads((model / "dice_net.json").read_text())
+        assert held.name not in record["trained_on"]
+        name = held.name + ("*" if differs else "")
+        if differs:
+            notes.append(f"* {held.name}: networks trained by an older recipe "
+                         f"({record.get('steps')} and {record.get('face_steps')} steps; "
+                         f"differs in {', '.join(differs)})")
+        minutes = train_minutes(model)
+        if minutes is not None:
+            notes.append(f"{held.name}: its fold took {minutes:.0f} min to train")
         reader = DiceReader(models=model)
-        calibrated = DiceReader(Calibration(die_px=median_side(held)), models=model)
-        first = cv2.imread(str(held.folder / held.photos()[0]))
-        reader.read(first)  # load the networks before the clock starts, as the companion does
         side = median_side(held)
+        calibrated = DiceReader(Calibration(die_px=side), models=model)
+        first = cv2.imread(str(held.folder / held.photos()[0]))
+        assert first is not None, held.photos()[0]
+        reader.read(first)  # load the networks before the clock starts, as the companion does
         scores = (evaluate(held.folder, reader.read),
                   evaluate(held.folder, calibrated.read),
-                  evaluate(held.folder, lambda img, s=side: read_baseline(img, s)))
-        for total, s in zip(pooled, scores, strict=True):
-            total.merge(s)
-        rows.append((held.name, *scores))
+                  evaluate(held.folder, partial(read_baseline, die_px=side)))
+        for total, sc in zip(pooled, scores, strict=True):
+            total.merge(sc)
+        rows.append((name, scores[0], scores[1], scores[2]))
         out[held.name] = {"network": scores[0].as_json(mistakes=False),
                           "calibrated": scores[1].as_json(mistakes=False),
                           "baseline": scores[2].as_json(mistakes=False),
-                          "trained_on": rig_sizes(others)}
+                          "trained_on": record["trained_on"],
+                          "older_recipe": differs, "train_minutes": minutes}
         print(table(rows[-1:]).splitlines()[1], file=sys.stderr, flush=True)
         if args.mistakes and scores[0].mistakes:
             args.mistakes.mkdir(parents=True, exist_ok=True)
             sheet = args.mistakes / f"{held.name}.jpg"
             cv2.imwrite(str(sheet), mistake_sheet(held.folder, scores[0].mistakes))
-    rows.append(("pooled", *pooled))
+    measured = len(rows)
+    rows.append((f"pooled ({measured} rig{'s' if measured != 1 else ''})",
+                 pooled[0], pooled[1], pooled[2]))
     big_rig = next((r for r in rigs if r.name == "pxl-tray"), rigs[0])
     big_ms, big_cpu, big_dice = big_photo_ms(SHIPPED, big_rig)
     if args.json:
         out["pooled"] = {"network": pooled[0].as_json(mistakes=False),
                          "calibrated": pooled[1].as_json(mistakes=False),
                          "baseline": pooled[2].as_json(mistakes=False)}
+        out["not_measured"] = not_measured
         out["ms_per_12mp_photo"] = round(big_ms, 1)
         out["cpu_ms_per_12mp_photo"] = round(big_cpu, 1)
+        out["machine"] = machine()
         print(json.dumps(out, indent=1))
         return 0
     print("Leave one rig out: each rig read by networks trained on the other rigs only.")
     print(table(rows))
+    for note in notes:
+        print(note)
+    if not_measured:
+        print(f"not measured (no trained fold in {models}): {', '.join(not_measured)}; "
+              "run without --cached-only to train them")
     net = pooled[0]
     print(f"(percentages of labelled dice; 'phantom' is found where no die is labelled, "
           f"{sum(m.kind == 'phantom' and m.read is None for m in net.mistakes)} of the "
@@ -215,6 +307,7 @@ def main() -> int:
     print(TARGETS)
     print("time: ms per 640×640 photo on one core, wall clock and CPU (the CPU time is what "
           "reading costs when other work shares the machine), networks loaded first")
+    print(f"machine: {machine()}")
     print()
     print("pooled, network:")
     print(net.report())
