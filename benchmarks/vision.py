@@ -154,7 +154,7 @@ def percent(k: int, n: int) -> str:
 def table(rows: list[tuple[str, Score, Score, Score]]) -> str:
     """The leave-one-rig-out table: per rig and pooled, network, calibrated, baseline."""
     head = (f"{'rig (held out)':18}{'dice':>6}{'right':>8}{'95% interval':>14}{'wrong':>8}"
-            f"{'unsure':>8}{'missed':>8}{'phantom':>9}{'ms':>6}{'cpu':>5}"
+            f"{'unsure':>8}{'missed':>8}{'phantom':>9}{'ms':>8}{'cpu':>7}"
             f"{'calibrated':>12}{'baseline':>10}")
     lines = [head]
     for name, s, cal, base in rows:
@@ -163,8 +163,8 @@ def table(rows: list[tuple[str, Score, Score, Score]]) -> str:
             f"{name:18}{s.labelled:>6}{percent(s.right, s.labelled):>8}"
             f"{f'{100 * lo:.1f}–{100 * hi:.1f}':>14}{percent(s.wrong, s.labelled):>8}"
             f"{percent(s.abstained, s.labelled):>8}{percent(s.missed, s.labelled):>8}"
-            f"{percent(s.phantom, s.labelled):>9}{s.ms_per_image:>6.1f}"
-            f"{s.cpu_ms_per_image:>5.1f}"
+            f"{percent(s.phantom, s.labelled):>9}{s.ms_per_image:>8.1f}"
+            f"{s.cpu_ms_per_image:>7.1f}"
             f"{percent(cal.right, cal.labelled):>12}{percent(base.right, base.labelled):>10}")
     return "\n".join(lines)
 
