@@ -111,11 +111,14 @@ def test_evaluate_with_nothing_wrong_says_so_and_draws_nothing(dataset, labels, 
 
 def test_label_drafts_labels_json_from_what_it_reads(dataset, labels, synth, tmp_path,
                                                      capsys) -> None:
-    # A photo it reads exactly right, and a drawn tray with a blank die it must be unsure of.
+    # A photo it reads exactly right, and a drawn tray with a smudged die it must be unsure
+    # of (a 1 with two more spots in an L: no legal face).
     name = "IMG_20191209_095545.jpg"
     shutil.copy(dataset / name, tmp_path / name)
     img = synth.mat()
-    synth.draw_die(img, (160, 160), 1, body=(40, 160, 40), pip=(40, 160, 40))  # pips unseen
+    synth.draw_die(img, (160, 160), 1, body=(40, 40, 200))
+    cv2.circle(img, (170, 160), 3, (255, 255, 255), -1)
+    cv2.circle(img, (160, 150), 3, (255, 255, 255), -1)
     synth.draw_die(img, (80, 80), 6, angle=20)
     cv2.imwrite(str(tmp_path / "tray.png"), synth.blur(img))
     assert main(["label", str(tmp_path)]) == 0
