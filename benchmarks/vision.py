@@ -1,21 +1,30 @@
-"""Camera dice reading on datasets/dice-photos, cross-validated by shooting session.
+"""Camera dice reading on five rigs, each read by networks that never saw it.
 
-    .venv/bin/python benchmarks/vision.py [--folds 5] [--json] [--train] [--seed N] [--python PY]
+    .venv/bin/python benchmarks/vision.py [--json] [--train | --cached-only] [--any-recipe]
+                                          [--rigs a,b] [--models DIR] [--datasets DIR]
+                                          [--seed N] [--python PY]
 
-Photos are grouped into shooting sessions by their timestamp names (a gap of more than 30 s
-starts a new session) and whole sessions into ``--folds`` folds of about equal size, so
-near-duplicate shots of one session never sit on both sides of a split. For each fold a die
-network is trained on the *other* folds' photos only (``vision.train``, into
-``build/vision-folds/``; each model's JSON lists the photos it was trained on and the jitter
-it was trained with, both checked before use), and scored on the fold's photos. The figures
-are the sums over the held-out folds: every photo is scored by a model that never saw its
-session. The shipped ``vision/dice_net.onnx`` is trained on all photos and is *not* what
-these figures measure.
+The rigs are the labelled folders under ``../shared/datasets`` (``dice-photos`` and the four
+of ``dice-photos-more``; :mod:`vision.rigs`). For each rig both networks are trained on the
+*other* rigs only (``vision.train``, into ``build/vision-rigs/<rig>/``; each record names the
+rigs and photo counts it was trained on and the recipe it was trained by, both checked before
+use) and the rig is read by them: **leave one rig out**. So every figure is what a new user's
+rig would see, not a new photo of a rig already learnt. The shipped ``vision/dice_net.onnx``
+is trained on all five rigs and is *not* what these figures measure.
 
-Training needs PyTorch (``--python`` names an interpreter that has it; fold models already in
-``build/vision-folds/`` are reused, ``--train`` rebuilds them). Beside the network the
-benchmark scores the earlier hand-built pipeline and the blob-and-cluster baseline, which fit
-nothing to data. Timing is on one core (``cv2.setNumThreads(1)``), per 640×640 image.
+Beside the network it scores the blob-and-cluster baseline (given each rig's median die size,
+since it cannot find the scale itself), and the network again with a calibration that gives
+the die size (each rig's median side: a fair calibration only for rigs whose dice are all
+about one size). Time per photo is on one core, for the rigs' 640×640 photos, and for
+12-megapixel photos (photos of ``pxl-tray`` enlarged to 4032×3024, dice ~300 px).
+
+Training needs PyTorch (``--python`` names an interpreter with it). A fold's networks are
+cached in ``--models`` (default ``build/vision-rigs/<rig>/``) and reused when their record
+matches; ``--train`` rebuilds them, ``--cached-only`` reads only the rigs already trained and
+lists the others as not measured. ``--any-recipe`` also reads cached folds trained by an
+older recipe (never one that saw the rig it reads), and marks each such row with what
+differs. Each fold trained is timed and the time printed: on the shared 2-core machine here
+a fold took about 35-45 minutes, niced, beside other work (docs/vision.md).
 """
 
 from __future__ import annotations
@@ -23,169 +32,285 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import subprocess
 import sys
+import time
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import cv2
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.augment import DETECTOR_STEPS, FACE_STEPS, recipe  # noqa: E402
 from vision.baseline import read_baseline  # noqa: E402
+from vision.calibration import Calibration  # noqa: E402
 from vision.draw import mistake_sheet  # noqa: E402
-from vision.evaluation import (  # noqa: E402
-    Score,
-    evaluate,
-    load_labels,
-    session_folds,
-    sessions,
-    wilson,
-)
-from vision.reader import ClassicReader, DiceReader  # noqa: E402
+from vision.evaluation import Score, evaluate, wilson  # noqa: E402
+from vision.net import MODELS as SHIPPED  # noqa: E402
+from vision.reader import DiceReader  # noqa: E402
+from vision.rigs import DATASETS, Rig, find_rigs, leave_one_out, rig_sizes  # noqa: E402
 
-DATASET = ROOT.parent / "shared" / "datasets" / "dice-photos"
-MODELS = ROOT / "build" / "vision-folds"
-NOTES_BASELINE = 0.608  # the research notes' own run of the blob-and-cluster recipe
+BUILD = ROOT / "build" / "vision-rigs"
+BIG = (4032, 3024)  # a 12-megapixel phone photo
+TARGETS = "targets: >= 97% read right on every rig (none below 95%), < 2% wrong, < 1% phantom"
 
 
-def is_current(info: dict, train_names: list[str], steps: int = DETECTOR_STEPS,
+def is_current(info: dict[str, Any], trained_on: dict[str, int], steps: int = DETECTOR_STEPS,
                face_steps: int = FACE_STEPS, seed: int = 0) -> bool:
-    """Whether a fold network's record says it was trained on ``train_names`` by today's
-    recipe (steps, jitter, crop placing, drawn dice, widths) from ``seed``, so a stale one
-    is never scored."""
-    return (sorted(info.get("trained_on", [])) == sorted(train_names)
+    """Whether a rig's networks were trained on exactly ``trained_on`` (rig: photos) by
+    today's recipe (steps, jitter, crop placing, drawn dice, widths, band) from ``seed``, so
+    a stale network, or one that saw the rig it reads, is never scored."""
+    return (info.get("trained_on") == trained_on
             and info.get("steps") == steps and info.get("face_steps") == face_steps
             and info.get("seed", 0) == seed
             and all(info.get(k) == v for k, v in recipe().items()))
 
 
-def fold_model(i: int, train_names: list[str], python: str, steps: int, face_steps: int,
-               retrain: bool, models: Path = MODELS, seed: int = 0) -> Path:
-    """The fold's networks, trained on ``train_names`` only (reused when already built)."""
-    path = models / f"fold{i}"
+def differences(info: dict[str, Any], steps: int = DETECTOR_STEPS,
+                face_steps: int = FACE_STEPS, seed: int = 0) -> list[str]:
+    """What in a network's record differs from today's recipe (and steps and seed), by name."""
+    today = {"steps": steps, "face_steps": face_steps, "seed": seed, **recipe()}
+    return [k for k, v in today.items() if info.get(k, 0 if k == "seed" else None) != v]
+
+
+def cached(held: Rig, others: list[Rig], models: Path, steps: int, face_steps: int,
+           seed: int, any_recipe: bool) -> tuple[Path, list[str]] | None:
+    """The cached networks that may read ``held`` and what in their recipe differs from
+    today's (nothing, unless ``any_recipe``), or None. Networks that saw ``held``, or that
+    were trained on other photos of the other rigs, are never taken."""
+    path = models / held.name
     meta = path / "dice_net.json"
-    if not retrain and meta.exists() and is_current(json.loads(meta.read_text()), train_names,
-                                                    steps, face_steps, seed):
+    if not meta.exists():
+        return None
+    info = json.loads(meta.read_text())
+    if info.get("trained_on") != rig_sizes(others):
+        return None
+    if is_current(info, rig_sizes(others), steps, face_steps, seed):
+        return path, []
+    return (path, differences(info, steps, face_steps, seed)) if any_recipe else None
+
+
+def rig_model(held: Rig, others: list[Rig], python: str, steps: int, face_steps: int,
+              retrain: bool, models: Path, seed: int = 0) -> Path:
+    """The networks that read ``held``: trained on ``others`` only (reused when built)."""
+    path = models / held.name
+    trained_on = rig_sizes(others)
+    if not retrain and cached(held, others, models, steps, face_steps, seed, False):
         return path
-    models.mkdir(parents=True, exist_ok=True)
-    names = models / f"fold{i}-train.txt"
-    names.write_text("\n".join(train_names) + "\n")
-    print(f"fold {i}: training on {len(train_names)} photos ({steps} and {face_steps} "
-          f"steps, seed {seed})...",
-          file=sys.stderr, flush=True)
-    subprocess.run([python, "-m", "vision.train", str(DATASET), "--names", str(names),
+    print(f"{held.name}: training on {', '.join(trained_on)} ({steps} and {face_steps} "
+          f"steps, seed {seed})...", file=sys.stderr, flush=True)
+    t0 = time.time()
+    subprocess.run([python, "-m", "vision.train", *(str(r.folder) for r in others),
                     "--out", str(path), "--steps", str(steps), "--face-steps", str(face_steps),
                     "--seed", str(seed)],
-                   cwd=ROOT, check=True)
+                   cwd=ROOT, check=True, env=os.environ | {"OMP_NUM_THREADS": "1"})
+    minutes = (time.time() - t0) / 60
+    print(f"{held.name}: trained in {minutes:.0f} min", file=sys.stderr)
+    (path / "train_minutes.txt").write_text(f"{minutes:.1f}\n")
     return path
+
+
+def train_minutes(model: Path) -> float | None:
+    """How long the fold in ``model`` took to train, when this benchmark trained it."""
+    path = model / "train_minutes.txt"
+    return float(path.read_text()) if path.exists() else None
+
+
+def median_side(rig: Rig) -> float:
+    """The rig's median die side, pixels (labels are upright boxes: their mean side is about
+    4/π of a square die's side, whatever its turn)."""
+    boxes = [d["box"] for dice in rig.labels().values() for d in dice]
+    return float(np.median([np.sqrt((b[2] - b[0]) * (b[3] - b[1])) for b in boxes]) * np.pi / 4)
+
+
+def big_photo_ms(models: Path, rig: Rig, n: int = 8) -> tuple[float, float, int]:
+    """Milliseconds per 12-megapixel photo (middle of ``n``; wall clock and CPU), and dice
+    read on them: photos of ``rig`` cut to 4:3 and enlarged to :data:`BIG`."""
+    reader = DiceReader(models=models)
+    wall, cpu, dice = [], [], 0
+    for name in rig.photos()[:n]:
+        img = cv2.imread(str(rig.folder / name))
+        assert img is not None, name
+        h, w = img.shape[:2]
+        top = (h - w * 3 // 4) // 2
+        big = cv2.resize(img[top:top + w * 3 // 4], BIG, interpolation=cv2.INTER_CUBIC)
+        reader.read(big)  # networks loaded, caches warm, as in the companion
+        t0, c0 = time.perf_counter(), time.process_time()
+        dice += sum(d.value is not None for d in reader.read(big))
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    return 1000 * float(np.median(wall)), 1000 * float(np.median(cpu)), dice
+
+
+def percent(k: int, n: int) -> str:
+    return f"{100 * k / max(n, 1):.1f}%"
+
+
+def table(rows: list[tuple[str, Score, Score, Score]]) -> str:
+    """The leave-one-rig-out table: per rig and pooled, network, calibrated, baseline."""
+    head = (f"{'rig (held out)':18}{'dice':>6}{'right':>8}{'95% interval':>14}{'wrong':>8}"
+            f"{'unsure':>8}{'missed':>8}{'phantom':>9}{'ms':>8}{'cpu':>7}"
+            f"{'calibrated':>12}{'baseline':>10}")
+    lines = [head]
+    for name, s, cal, base in rows:
+        lo, hi = wilson(s.right, s.labelled)
+        lines.append(
+            f"{name:18}{s.labelled:>6}{percent(s.right, s.labelled):>8}"
+            f"{f'{100 * lo:.1f}–{100 * hi:.1f}':>14}{percent(s.wrong, s.labelled):>8}"
+            f"{percent(s.abstained, s.labelled):>8}{percent(s.missed, s.labelled):>8}"
+            f"{percent(s.phantom, s.labelled):>9}{s.ms_per_image:>8.1f}"
+            f"{s.cpu_ms_per_image:>7.1f}"
+            f"{percent(cal.right, cal.labelled):>12}{percent(base.right, base.labelled):>10}")
+    return "\n".join(lines)
+
+
+def machine() -> str:
+    """The machine the figures were measured on, for the report."""
+    info = Path("/proc/cpuinfo")
+    names = [line.split(":", 1)[1].strip() for line in
+             (info.read_text().splitlines() if info.exists() else [])
+             if line.startswith("model name")]
+    cpu = names[0] if names else platform.processor() or "unknown CPU"
+    return (f"{platform.machine()}, {os.cpu_count()} cores ({cpu}), "
+            f"Python {platform.python_version()}")
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--folds", type=int, default=5)
     p.add_argument("--json", action="store_true")
-    p.add_argument("--train", action="store_true", help="retrain the fold models")
+    p.add_argument("--train", action="store_true", help="retrain every rig's networks")
+    p.add_argument("--cached-only", action="store_true",
+                   help="train nothing: read only the rigs whose networks are in --models")
+    p.add_argument("--any-recipe", action="store_true",
+                   help="also read cached networks trained by another recipe (marked, with "
+                        "what differs); never networks that saw the rig they read")
     p.add_argument("--steps", type=int, default=DETECTOR_STEPS, help="detector training steps")
     p.add_argument("--face-steps", type=int, default=FACE_STEPS,
                    help="face classifier training steps")
     p.add_argument("--python", default=sys.executable,
-                   help="interpreter with PyTorch, to train fold models")
+                   help="interpreter with PyTorch, to train the networks")
     p.add_argument("--seed", type=int, default=0,
-                   help="train the fold networks from this seed: a seed alone moves the "
-                        "figures by about half a point, so judge a change over two")
+                   help="train the networks from this seed (a seed alone moves a rig's "
+                        "figure: judge a change over two)")
     p.add_argument("--models", type=Path, default=None,
-                   help="folder of the fold networks (fold0/, fold1/, ...; default "
-                        "build/vision-folds, or build/vision-folds-seedN for --seed N)")
-    p.add_argument("--views", type=int, default=None,
-                   help="turns of each die the face classifier averages (default: the reader's)")
-    p.add_argument("--no-compare", action="store_true",
-                   help="skip the hand-built pipeline and the baseline")
-    p.add_argument("--mistakes", metavar="FILE", type=Path,
-                   help="draw every held-out die the network read wrong, was unsure of or "
-                        "missed, and every phantom, into one picture")
+                   help="folder of the rigs' networks, one subfolder per rig held out "
+                        "(default build/vision-rigs, or build/vision-rigs-seedN for --seed N)")
+    p.add_argument("--datasets", type=Path, default=DATASETS,
+                   help=f"folder holding the rigs' labelled folders (default {DATASETS})")
+    p.add_argument("--rigs", default=None,
+                   help="comma-separated rigs to read (default: all); training still leaves "
+                        "out only the rig read")
+    p.add_argument("--mistakes", metavar="DIR", type=Path,
+                   help="draw every die read wrong, unsure or missed, and every phantom, one "
+                        "picture per rig")
     args = p.parse_args()
-    if args.models is None:
-        args.models = MODELS.with_name(f"vision-folds-seed{args.seed}" if args.seed else
-                                       MODELS.name)
-    if not DATASET.is_dir():
-        print(f"error: no data set at {DATASET}", file=sys.stderr)
+    if args.train and args.cached_only:
+        p.error("--train and --cached-only contradict each other")
+    models = args.models or BUILD.with_name(f"{BUILD.name}-seed{args.seed}" if args.seed
+                                            else BUILD.name)
+    if not args.datasets.is_dir():
+        print(f"error: no data sets at {args.datasets} (--datasets)", file=sys.stderr)
         return 2
     cv2.setNumThreads(1)
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    names = sorted(load_labels(DATASET))
-    parts = session_folds(names, args.folds)
-    ours, classic, base = Score(), Score(), Score()
-    per_fold = []
-    for i, held_out in enumerate(parts):
-        held = set(held_out)
-        train_names = [n for n in names if n not in held]
-        try:
-            model = fold_model(i, train_names, args.python, args.steps, args.face_steps,
-                               args.train, args.models, args.seed)
-        except subprocess.CalledProcessError:
-            print(f"error: training fold {i} failed; --python must name an interpreter with "
-                  "PyTorch (pip install torch==2.13.0)", file=sys.stderr)
-            return 2
-        trained_on = set(json.loads((model / "dice_net.json").read_text())["trained_on"])
-        assert not trained_on & held, f"fold {i}: model saw held-out photos"
-        extra = {} if args.views is None else {"views": args.views}
-        reader = DiceReader(models=model, **extra)
-        # Load the networks before the clock starts, as the companion does once at start.
-        reader.read(cv2.imread(str(DATASET / held_out[0])))
-        s = evaluate(DATASET, reader.read, names=held_out)
-        ours.merge(s)
-        row = {"fold": i, "photos": len(held_out), "ours": s.value_accuracy}
-        if not args.no_compare:
-            c = evaluate(DATASET, ClassicReader().read, names=held_out)
-            b = evaluate(DATASET, read_baseline, names=held_out)
-            classic.merge(c)
-            base.merge(b)
-            row |= {"classic": c.value_accuracy, "baseline": b.value_accuracy}
-        per_fold.append(row)
-        print(f"fold {i}: {len(held_out):>3} photos  "
-              + "  ".join(f"{k} {100 * v:5.1f}%" for k, v in row.items()
-                          if k not in ("fold", "photos")), file=sys.stderr)
-    if args.mistakes and ours.mistakes:
-        cv2.imwrite(str(args.mistakes), mistake_sheet(DATASET, ours.mistakes))
-        print(f"wrote {args.mistakes}: {len(ours.mistakes)} held-out dice to look at",
-              file=sys.stderr)
+    rigs = find_rigs(args.datasets)
+    wanted = set(args.rigs.split(",")) if args.rigs else {r.name for r in rigs}
+    rows: list[tuple[str, Score, Score, Score]] = []
+    out: dict[str, Any] = {}
+    notes: list[str] = []
+    not_measured: list[str] = []
+    pooled = [Score(), Score(), Score()]
+    for held, others in leave_one_out(rigs):
+        if held.name not in wanted:
+            continue
+        found = None if args.train else cached(held, others, models, args.steps,
+                                                args.face_steps, args.seed, args.any_recipe)
+        if found is None and args.cached_only:
+            not_measured.append(held.name)
+            continue
+        if found is None:
+            try:
+                model = rig_model(held, others, args.python, args.steps, args.face_steps,
+                                  args.train, models, args.seed)
+            except subprocess.CalledProcessError:
+                print(f"error: training for {held.name} failed; --python must name an "
+                      "interpreter with PyTorch (pip install torch==2.13.0)", file=sys.stderr)
+                return 2
+            differs: list[str] = []
+        else:
+            model, differs = found
+        record = json.loads((model / "dice_net.json").read_text())
+        assert held.name not in record["trained_on"]
+        name = held.name + ("*" if differs else "")
+        if differs:
+            notes.append(f"* {held.name}: networks trained by an older recipe "
+                         f"({record.get('steps')} and {record.get('face_steps')} steps; "
+                         f"differs in {', '.join(differs)})")
+        minutes = train_minutes(model)
+        if minutes is not None:
+            notes.append(f"{held.name}: its fold took {minutes:.0f} min to train")
+        reader = DiceReader(models=model)
+        side = median_side(held)
+        calibrated = DiceReader(Calibration(die_px=side), models=model)
+        first = cv2.imread(str(held.folder / held.photos()[0]))
+        assert first is not None, held.photos()[0]
+        reader.read(first)  # load the networks before the clock starts, as the companion does
+        scores = (evaluate(held.folder, reader.read),
+                  evaluate(held.folder, calibrated.read),
+                  evaluate(held.folder, partial(read_baseline, die_px=side)))
+        for total, sc in zip(pooled, scores, strict=True):
+            total.merge(sc)
+        rows.append((name, scores[0], scores[1], scores[2]))
+        out[held.name] = {"network": scores[0].as_json(mistakes=False),
+                          "calibrated": scores[1].as_json(mistakes=False),
+                          "baseline": scores[2].as_json(mistakes=False),
+                          "trained_on": record["trained_on"],
+                          "older_recipe": differs, "train_minutes": minutes}
+        print(table(rows[-1:]).splitlines()[1], file=sys.stderr, flush=True)
+        if args.mistakes and scores[0].mistakes:
+            args.mistakes.mkdir(parents=True, exist_ok=True)
+            sheet = args.mistakes / f"{held.name}.jpg"
+            cv2.imwrite(str(sheet), mistake_sheet(held.folder, scores[0].mistakes))
+    measured = len(rows)
+    rows.append((f"pooled ({measured} rig{'s' if measured != 1 else ''})",
+                 pooled[0], pooled[1], pooled[2]))
+    big_rig = next((r for r in rigs if r.name == "pxl-tray"), rigs[0])
+    big_ms, big_cpu, big_dice = big_photo_ms(SHIPPED, big_rig)
     if args.json:
-        out = {"sessions": len(sessions(names)), "folds": per_fold, "ours": ours.as_json()}
-        if not args.no_compare:
-            out |= {"classic": classic.as_json(mistakes=False),
-                    "baseline": base.as_json(mistakes=False)}
+        out["pooled"] = {"network": pooled[0].as_json(mistakes=False),
+                         "calibrated": pooled[1].as_json(mistakes=False),
+                         "baseline": pooled[2].as_json(mistakes=False)}
+        out["not_measured"] = not_measured
+        out["ms_per_12mp_photo"] = round(big_ms, 1)
+        out["cpu_ms_per_12mp_photo"] = round(big_cpu, 1)
+        out["machine"] = machine()
         print(json.dumps(out, indent=1))
         return 0
-    columns = [("network (held out)", ours)]
-    if not args.no_compare:
-        columns += [("hand-built", classic), ("blob+DBSCAN", base)]
-    print(f"dice-photos: {ours.images} photos, {ours.labelled} dice, "
-          f"{len(sessions(names))} sessions in {len(parts)} folds")
-    print(f"{'':22}" + "".join(f"{name:>26}" for name, _ in columns))
-
-    def cell(s: Score, k: int, interval: bool = False) -> str:
-        text = f"{k} ({100 * k / max(s.labelled, 1):.1f}%)"
-        if interval:
-            lo, hi = wilson(k, s.labelled)
-            text = f"{100 * k / max(s.labelled, 1):.1f}% ({100 * lo:.1f}–{100 * hi:.1f}%)"
-        return f"{text:>26}"
-
-    print(f"{'dice read right':22}" + "".join(cell(s, s.right, True) for _, s in columns))
-    for label, attr in (("read wrong", "wrong"), ("unsure", "abstained"),
-                        ("missed", "missed"), ("phantom dice", "phantom")):
-        print(f"{label:22}" + "".join(cell(s, getattr(s, attr)) for _, s in columns))
-    print(f"{'exact images':22}" + "".join(f"{f'{s.exact_images}/{s.images}':>26}"
-                                            for _, s in columns))
-    print(f"{'ms per image (1 core)':22}" + "".join(f"{s.ms_per_image:>26.1f}"
-                                                     for _, s in columns))
-    print(f"{'  of which CPU time':22}" + "".join(f"{s.cpu_ms_per_image:>26.1f}"
-                                                  for _, s in columns))
-    print(f"the research notes' own run of blob+DBSCAN: {100 * NOTES_BASELINE:.1f}% read right")
-    print("targets: >= 99% read right, < 1% phantom, < 15 ms per image")
+    print("Leave one rig out: each rig read by networks trained on the other rigs only.")
+    print(table(rows))
+    for note in notes:
+        print(note)
+    if not_measured:
+        print(f"not measured (no trained fold in {models}): {', '.join(not_measured)}; "
+              "run without --cached-only to train them")
+    net = pooled[0]
+    print(f"(percentages of labelled dice; 'phantom' is found where no die is labelled, "
+          f"{sum(m.kind == 'phantom' and m.read is None for m in net.mistakes)} of the "
+          f"{net.phantom} pooled phantoms reported unsure; 'calibrated' is read right with "
+          "the rig's median die size given; 'baseline' is blob+DBSCAN given that size)")
+    print(f"12-megapixel photos ({BIG[0]}×{BIG[1]}, shipped networks): {big_ms:.0f} ms "
+          f"per photo ({big_cpu:.0f} ms of CPU), {big_dice} dice read on 8")
+    print(TARGETS)
+    print("time: ms per 640×640 photo on one core, wall clock and CPU (the CPU time is what "
+          "reading costs when other work shares the machine), networks loaded first")
+    print(f"machine: {machine()}")
     print()
-    print(ours.report())
+    print("pooled, network:")
+    print(net.report())
     return 0
 
 

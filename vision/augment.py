@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import cv2
 import numpy as np
+
+from vision.pyramid import BAND
 
 
 @dataclass(frozen=True)
@@ -38,11 +41,12 @@ class Jitter:
 # heavy blur and JPEG. The face classifier must still see the pips after jittering: held out
 # by session, the heavy set made it underfit (83% read right on fold 0 and 80% on fold 1
 # against 88% and 85% with this lighter set), so it keeps colour changes that leave pips
-# visible and drops those that can erase red pips on a dark die.
-DETECTOR_JITTER = Jitter(hue=0.8, swap=0.3, grey=0.1, negative=0.1, gamma=(0.6, 1.6),
+# visible and drops those that can erase red pips on a dark die. Three of the five rigs are
+# grey cameras, so both see grey crops of colour photos.
+DETECTOR_JITTER = Jitter(hue=0.8, swap=0.3, grey=0.25, negative=0.1, gamma=(0.6, 1.6),
                          contrast=(0.6, 1.3), brightness=0.2, white_balance=0.15, blur=0.3,
                          blur_sigma=(0.4, 1.2), noise=(1, 8), jpeg=0.3)
-FACE_JITTER = Jitter(hue=0.8, swap=0.3, grey=0.0, negative=0.0, gamma=(0.7, 1.4),
+FACE_JITTER = Jitter(hue=0.8, swap=0.3, grey=0.15, negative=0.0, gamma=(0.7, 1.4),
                      contrast=(0.7, 1.2), brightness=0.15, white_balance=0.1, blur=0.2,
                      blur_sigma=(0.3, 0.7), noise=(1, 5), jpeg=0.0)
 
@@ -74,11 +78,16 @@ def colour_jitter(img: np.ndarray, rng: np.random.Generator, j: Jitter) -> np.nd
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(*j.blur_sigma))
     if rng.random() < 0.5:
         noise = np.empty(out.shape, np.int16)
-        cv2.randn(noise, 0, float(rng.uniform(*j.noise)))
+        # A number given to cv2.randn is the scalar (σ, 0, 0, 0): the noise has always been
+        # on the first (blue) channel only, and the shipped networks learnt it so.
+        sigma = np.array([[rng.uniform(*j.noise)], [0.0], [0.0], [0.0]])
+        cv2.randn(noise, np.zeros((4, 1)), sigma)
         out = cv2.add(out, noise, dtype=cv2.CV_8U)
     if rng.random() < j.jpeg:
         _ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
-        out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        assert decoded is not None  # it was encoded just above
+        out = decoded
     return out
 
 
@@ -104,12 +113,9 @@ FACE_PLACING = Placing(centre=0.06, size=0.15, turn=0.05)
 FACE_DRAWN = 0.2
 FACE_ILLEGAL = 0.15
 # Training steps of each network (batches of 16 pictures for the detector, 128 crops for the
-# face classifier). The wider classifier on squared crops was still learning at 3000: 6000
-# read 6 more held-out dice on folds 1 and 3 at no more wrong. With the grid of places below
-# it was still learning at 6000: 12000 read 5 more held-out dice (per fold 0, +4, -1, +1, +1)
-# and 15 wrong against 19.
-DETECTOR_STEPS = 3000
-FACE_STEPS = 12000
+# face classifier).
+DETECTOR_STEPS = 4000
+FACE_STEPS = 6000
 # The face classifier's channels at full, half and quarter resolution. On squared crops,
 # 24-48-64 read 95.9% of held-out dice against 95.0% for 16-32-48, better on every fold,
 # for 1.3 ms more a photo.
@@ -122,11 +128,55 @@ FACE_WIDTHS = (24, 48, 64)
 # unsure of half as many (13 against 26), but read 19 wrong against 15.
 FACE_GRID = 3
 
+# The detector's training pictures show a photo scaled so that its dice are from
+# DETECTOR_SIZES[0] to [1] pixels across (log-uniform): inside the band it must find
+# (vision.pyramid.BAND), and beyond it on both sides, where it must stay quiet: a die too big
+# for the band is found on a coarser level, and its pips must not pass for small dice here.
+# Up to 90 px, leaving box-gray out, the pips of its 150-250 px dice (pips of 25-40 px, as
+# big as no training die's) were found as dice on the finer levels.
+DETECTOR_SIZES = (5.0, 250.0)
+# Dice this close to the band's edges (a factor of the edge) are neither taught as dice nor
+# as background: the neighbouring level finds them.
+BAND_MARGIN = 1.4
+# Photos of all the rigs are stretched by up to this (standard deviation of the log of the
+# aspect): two of the rigs were exported stretched to a square, and cameras at a slant
+# foreshorten dice.
+STRETCH = 0.12
+# The share of the face classifier's crops shrunk to a smaller die than photographed (down to
+# SMALL_DIE pixels across) before they are cut, as dice far from the camera are.
+FACE_SHRINK = 0.3
+SMALL_DIE = 10.0
+# The share of the face classifier's crops that are the detector's own phantoms on the
+# training photos (what it took for a die where no die is labelled): "not a die".
+FACE_MINED = 0.1
+# The share of the detector's training pictures that are drawn scenes (vision.scenes: drawn
+# dice on drawn tables) rather than photos, and of the face classifier's crops that are a
+# drawn table (vision.backgrounds) and "not a die". Half the drawn dice the classifier sees
+# lie on a drawn table, the other half on a patch of a training photo.
+DETECTOR_DRAWN = 0.2
+FACE_TABLES = 0.05
+# How many scenes, dice and tables are drawn when training starts, to be used again and again
+# (each use turned, cut and jittered anew): each scene is used about a dozen times, each die
+# about twenty.
+DRAWN_SCENES = 1000
+DRAWN_DICE = 8000
+DRAWN_TABLES = 300
 
-def recipe() -> dict:
+
+def recipe() -> dict[str, Any]:
     """Every setting above, as ``dice_net.json`` records it (JSON types): a network whose
-    record differs was trained by another recipe."""
-    return json.loads(json.dumps({
+    record differs was trained by another recipe. The detector's threshold is in it too: the
+    face classifier learns the detector's phantoms above it as "not a die"."""
+    from vision.net import MIN_HEAT  # the runtime's threshold; vision.net does not import this
+
+    settings: dict[str, Any] = json.loads(json.dumps({
+        "min_heat": MIN_HEAT,
         "detector_jitter": asdict(DETECTOR_JITTER), "face_jitter": asdict(FACE_JITTER),
         "face_placing": asdict(FACE_PLACING), "face_drawn": FACE_DRAWN,
-        "face_illegal": FACE_ILLEGAL, "face_widths": FACE_WIDTHS, "face_grid": FACE_GRID}))
+        "face_illegal": FACE_ILLEGAL, "face_widths": FACE_WIDTHS, "face_grid": FACE_GRID,
+        "band": BAND, "detector_sizes": DETECTOR_SIZES, "band_margin": BAND_MARGIN,
+        "stretch": STRETCH, "face_shrink": FACE_SHRINK, "small_die": SMALL_DIE,
+        "face_mined": FACE_MINED, "detector_drawn": DETECTOR_DRAWN,
+        "face_tables": FACE_TABLES, "drawn_scenes": DRAWN_SCENES, "drawn_dice": DRAWN_DICE,
+        "drawn_tables": DRAWN_TABLES}))
+    return settings

@@ -19,7 +19,7 @@ from vision.reader import DieFound
 
 
 def _detector(die_px: float, dark: bool) -> cv2.SimpleBlobDetector:
-    p = cv2.SimpleBlobDetector_Params()
+    p = cv2.SimpleBlobDetector.Params()
     p.blobColor = 0 if dark else 255
     p.filterByArea = True
     pip = 0.18 * die_px  # pip diameter on a standard die
@@ -29,7 +29,7 @@ def _detector(die_px: float, dark: bool) -> cv2.SimpleBlobDetector:
     p.filterByInertia = True
     p.minInertiaRatio = 0.6
     p.filterByConvexity = False
-    return cv2.SimpleBlobDetector_create(p)
+    return cv2.SimpleBlobDetector.create(p)
 
 
 def dbscan_single_link(points: np.ndarray, eps: float) -> list[list[int]]:

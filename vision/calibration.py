@@ -1,9 +1,11 @@
 """What a rig's calibration knows, saved as a small JSON file beside the companion's data.
 
 Everything is optional: the reader works from a single picture and each item only makes it
-better. ``die_px`` fixes the die size (no guessing from the picture), ``empty_tray`` is a
-picture of the tray with no dice (the background, instead of an estimate), ``palette`` names
-each family's dice colour, and ``camera`` keeps the locked exposure and white balance so the
+better. ``die_px`` fixes the die size (the reader then looks at the one scale where such dice
+are, instead of every scale), ``tray`` is the region where dice count (a polygon in fractions
+of the picture, :mod:`vision.tray`: nothing outside it is read), ``empty_tray`` is a picture
+of the tray with no dice (the background, instead of an estimate), ``palette`` names each
+family's dice colour, and ``camera`` keeps the locked exposure and white balance so the
 colours stay what the palette learnt.
 """
 
@@ -17,6 +19,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.tray import TrayError, check
+
 
 class CalibrationError(ValueError):
     """A calibration file or step that cannot be used, with what to do about it."""
@@ -27,6 +31,7 @@ class Calibration:
     """One rig's calibration. Paths inside are relative to the calibration file."""
 
     die_px: float | None = None
+    tray: list[list[float]] | None = None
     empty_tray: str | None = None
     palette: dict[str, list[float]] = field(default_factory=dict)
     camera: dict[str, Any] = field(default_factory=dict)
@@ -53,7 +58,7 @@ class Calibration:
         if self._empty_lab is not None:
             image = path.with_name(path.stem + "-empty-tray.png")
             cv2.imwrite(str(image), cv2.cvtColor(self._empty_lab, cv2.COLOR_LAB2BGR))
-            data["empty_tray"] = image.name
+            self.empty_tray = data["empty_tray"] = image.name
         path.write_text(json.dumps(data, indent=2) + "\n")
 
     @classmethod
@@ -67,13 +72,17 @@ class Calibration:
                 f"no calibration at {path}: run `python -m vision calibrate` first") from None
         except json.JSONDecodeError as e:
             raise CalibrationError(f"{path} is not valid JSON: {e}") from None
-        unknown = set(data) - {"die_px", "empty_tray", "palette", "camera"}
+        unknown = set(data) - {"die_px", "tray", "empty_tray", "palette", "camera"}
         if unknown:
             raise CalibrationError(f"{path}: unknown keys {sorted(unknown)}")
         die_px = data.get("die_px")
         if die_px is not None and not (isinstance(die_px, int | float) and 5 <= die_px <= 1000):
             raise CalibrationError(f"{path}: die_px must be a size in pixels, got {die_px!r}")
-        cal = cls(die_px=die_px, empty_tray=data.get("empty_tray"),
+        try:
+            tray = check(data["tray"]) if data.get("tray") is not None else None
+        except (TrayError, TypeError, ValueError) as e:
+            raise CalibrationError(f"{path}: bad tray: {e}") from None
+        cal = cls(die_px=die_px, tray=tray, empty_tray=data.get("empty_tray"),
                   palette=dict(data.get("palette", {})), camera=dict(data.get("camera", {})))
         if cal.empty_tray:
             image = cv2.imread(str(path.parent / cal.empty_tray))

@@ -118,7 +118,8 @@ class Picamera2Source:
 
     def read(self) -> np.ndarray | None:
         # Picamera2's "RGB888" is B, G, R in memory: already what OpenCV expects.
-        return self.camera.capture_array("main")
+        frame: np.ndarray = self.camera.capture_array("main")
+        return frame
 
     def close(self) -> None:
         self.camera.stop()

@@ -3,7 +3,8 @@
     python -m vision read IMAGE... [--json] [--draw DIR] [--calibration FILE]
     python -m vision evaluate DIR [--json] [--mistakes FILE] [--calibration FILE]
     python -m vision label DIR [--force] [--calibration FILE]
-    python -m vision calibrate --camera SPEC [--families red,blue,...] [--out FILE]
+    python -m vision calibrate --camera SPEC [--families red,blue,...] [--tray auto|none|x,y ...]
+                               [--out FILE]
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
+from vision import tray
 from vision.calibration import Calibration, CalibrationError
 from vision.cameras import CameraError, FolderSource, FrameSource, open_camera
 from vision.colour import body_colour, calibrate_palette
@@ -103,7 +106,7 @@ def cmd_label(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     reader = _reader(args)
-    labels: dict[str, list[dict]] = {}
+    labels: dict[str, list[dict[str, Any]]] = {}
     for i, name in enumerate(names):
         image = cv2.imread(str(folder / name))
         if image is None:
@@ -143,23 +146,77 @@ def _grab(camera: FrameSource, what: str, skip: int) -> np.ndarray:
     return frame
 
 
+# A die needs this many pixels across to be read at all, and this many to be read well (the
+# smallest dice in the benchmark's rigs are unsure or missed far more often below it).
+SMALLEST_DIE = 12.0
+GOOD_DIE = 24.0
+# The outline against the empty tray and the reader may measure a die this differently
+# (a ratio) before calibrate says so: more means a moved camera or a tray that was not empty.
+SIZE_AGREEMENT = 1.3
+
+
+def _tray(empty: np.ndarray, spec: str, say: Callable[[str], None]) -> list[list[float]] | None:
+    """The tray region: found on the empty frame ("auto"), none, or corners given in pixels."""
+    if spec == "none":
+        return None
+    if spec != "auto":
+        return tray.parse(spec, empty.shape)
+    try:
+        found = tray.find_tray(empty)
+    except tray.TrayError as e:
+        say(f"warning: {e}. The whole picture will be read.")
+        return None
+    share = cv2.contourArea(tray.in_pixels(found, (1, 1))) * 100
+    say(f"  tray found on the empty frame: {len(found)} corners, {share:.0f}% of the picture")
+    return found
+
+
+def _check_die_size(outlined: list[float], read: list[float],
+                    say: Callable[[str], None]) -> None:
+    """Say what the measured die size means for reading, and whether the two measures
+    (outline against the empty tray, and the reader's own) agree."""
+    side = float(np.median(outlined))
+    if side < SMALLEST_DIE:
+        raise CalibrationError(
+            f"the dice are only {side:.0f} px across; the reader needs at least "
+            f"{SMALLEST_DIE:.0f} ({GOOD_DIE:.0f} or more to read them well): move the camera "
+            "closer or raise its resolution")
+    if side < GOOD_DIE:
+        say(f"warning: the dice are {side:.0f} px across; {GOOD_DIE:.0f} or more reads them "
+            "better: move the camera closer or raise its resolution if you can.")
+    if read:
+        seen = float(np.median(read))
+        if max(seen, side) / min(seen, side) > SIZE_AGREEMENT:
+            say(f"warning: the dice measure {side:.0f} px against the empty tray but the reader "
+                f"sees them {seen:.0f} px across: check that the tray was empty in step 1 and "
+                "that the camera has not moved, then calibrate again.")
+    else:
+        say("warning: the reader found none of the dice by itself; check the light and "
+            "focus, and that the dice show their pips.")
+
+
 def calibrate(camera: FrameSource, families: Sequence[str], interactive: bool,
-              skip: int = 0, say: Callable[[str], None] = print) -> Calibration:
-    """The guided setup: an empty tray, then each family's dice in turn."""
+              skip: int = 0, say: Callable[[str], None] = print,
+              tray_spec: str = "auto") -> Calibration:
+    """The guided setup: an empty tray (and where the tray is), then each family's dice in
+    turn (their colour and size)."""
     cal = Calibration()
     _ask("Step 1: clear the tray completely (no dice, no hands).", interactive)
     empty = _grab(camera, "the empty tray", skip)
     leftovers = DiceReader().read(empty)
     cal.set_empty_tray(empty)
+    cal.tray = _tray(empty, tray_spec, say)
     # With the empty tray to compare against and the dice set apart, the hand-built finder
     # outlines each die exactly: that measures the die's side and samples its body colour.
     outline = ClassicReader(cal)
+    reader = DiceReader(Calibration(tray=cal.tray))
     sure = [d for d in leftovers if d.value is not None]
     if sure:
         say(f"warning: the empty tray seems to hold {len(sure)} dice; "
             "clear it and run calibrate again if that is right.")
     samples: dict[str, list[np.ndarray]] = {}
     sizes: list[float] = []
+    seen: list[float] = []
     for i, family in enumerate(families, start=2):
         _ask(f"Step {i}: put the {family} dice on the tray, apart from each other.", interactive)
         frame = _grab(camera, f"the {family} dice", skip)
@@ -168,11 +225,14 @@ def calibrate(camera: FrameSource, families: Sequence[str], interactive: bool,
         if not dice:
             raise CalibrationError(
                 f"no dice found for {family}: check that the dice are in view, in focus and "
-                "lit, and that the mat contrasts with them")
+                "lit, and that the mat contrasts with them"
+                + (" (and inside the tray: --tray)" if cal.tray else ""))
         samples[family] = [body_colour(warp_die(lab, d.rect)) for d in dice]
         sizes += [float(np.sqrt(d.rect[1][0] * d.rect[1][1])) for d in dice]
+        seen += [float(d.rect[1][0]) for d in reader.read(frame)]
         say(f"  {family}: {len(dice)} dice seen")
     if sizes:
+        _check_die_size(sizes, seen, say)
         cal.die_px = round(float(np.median(sizes)), 1)
     cal.palette = calibrate_palette(samples)
     cal.camera = dict(getattr(camera, "controls", {}) or {})
@@ -190,15 +250,24 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     live = not Path(args.camera).is_dir()
     print(f"Calibrating with {camera.name} for families: {', '.join(families)}")
     try:
-        cal = calibrate(camera, families, interactive, skip=5 if live else 0)
-    except (CameraError, CalibrationError) as e:
+        cal = calibrate(camera, families, interactive, skip=5 if live else 0,
+                        tray_spec=args.tray)
+    except (CameraError, CalibrationError, tray.TrayError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     finally:
         camera.close()
-    cal.save(Path(args.out))
+    out = Path(args.out)
+    cal.save(out)
     print(f"Die size {cal.die_px} px; colours: "
           + ", ".join(f"{k} Lab{tuple(round(x) for x in v)}" for k, v in cal.palette.items()))
+    if cal.tray is not None:
+        picture = out.with_name(out.stem + "-tray.png")
+        empty = cv2.imread(str(out.parent / cal.empty_tray)) if cal.empty_tray else None
+        if empty is not None:
+            cv2.imwrite(str(picture), tray.draw(empty, cal.tray))
+            print(f"Only the tray is read: check its outline in {picture} (else calibrate "
+                  "again with --tray 'x,y x,y ...', its corners in pixels of that picture)")
     print(f"Saved {args.out}. Use it with --calibration {args.out}")
     return 0
 
@@ -234,6 +303,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="comma-separated family colours, in the order they will be shown")
     c.add_argument("--out", default=str(DEFAULT_CALIBRATION), help="calibration file to write")
     c.add_argument("--yes", action="store_true", help="do not wait for Enter between steps")
+    c.add_argument("--tray", default="auto",
+                   help="where dice count: 'auto' (found on the empty tray), 'none' (the whole "
+                        "picture), or its corners 'x,y x,y x,y ...' (or 'x0,y0,x1,y1') in "
+                        "pixels of the camera's picture")
     c.set_defaults(run=cmd_calibrate)
     return p
 
@@ -241,7 +314,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        code: int = args.run(args)
+        return code
     except CalibrationError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -38,7 +38,8 @@ def body_colour(crop_lab: np.ndarray) -> np.ndarray:
     """Median Lab of the middle of a warped die (pips and edges are minorities there)."""
     c = crop_lab.shape[0]
     m = c // 5
-    return np.median(crop_lab[m:c - m, m:c - m].reshape(-1, 3), axis=0).astype(np.float32)
+    body: np.ndarray = np.median(crop_lab[m:c - m, m:c - m].reshape(-1, 3), axis=0)
+    return body.astype(np.float32)
 
 
 def _distance(a: np.ndarray, b: np.ndarray) -> float:
@@ -70,7 +71,9 @@ def group_by_colour(colours: Sequence[np.ndarray], k: int) -> list[int]:
     pts = np.asarray(colours, np.float32) * np.array([0.5, 1, 1], np.float32)
     k = min(k, len(pts))
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 0.1)
-    _, assign, _ = cv2.kmeans(pts, k, None, criteria, 5, cv2.KMEANS_PP_CENTERS)
+    # OpenCV's stubs do not allow None (no initial labels) for bestLabels; the C++ does.
+    _, assign, _ = cv2.kmeans(pts, k, None, criteria, 5,  # type: ignore[call-overload]
+                              cv2.KMEANS_PP_CENTERS)
     return [int(a) for a in assign.ravel()]
 
 

@@ -53,7 +53,7 @@ def mistake_sheet(folder: Path, mistakes: Sequence[Mistake], columns: int = 10) 
         side = max(x1 - x0, y1 - y0, 8)
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         k = TILE / (2 * side)
-        warp = np.float32([[k, 0, TILE / 2 - k * cx], [0, k, TILE / 2 - k * cy]])
+        warp = np.array([[k, 0, TILE / 2 - k * cx], [0, k, TILE / 2 - k * cy]], np.float32)
         tile = cv2.warpAffine(photos[m.name], warp, (TILE, TILE), flags=cv2.INTER_CUBIC,
                               borderMode=cv2.BORDER_CONSTANT, borderValue=(255, 255, 255))
         corner = (int(TILE / 2 - k * (cx - x0)), int(TILE / 2 - k * (cy - y0)))

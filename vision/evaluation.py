@@ -7,39 +7,26 @@ Rates come with Wilson 95% intervals, which stay honest near 0% and 100%.
 
 from __future__ import annotations
 
-import json
 import math
-import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
 from vision.reader import DieFound
-
-SESSION_GAP_S = 30
-_STAMP = re.compile(r"(\d{8})_(\d{6})")
+from vision.rigs import Rig
 
 UNSURE = 0  # confusion-matrix column for "found, but read as unsure"
 MISSED = 7  # confusion-matrix column for "not found at all"
 
 
-def load_labels(folder: Path) -> dict[str, list[dict]]:
-    """``labels.json`` of a folder in the format of ``datasets/dice-photos``."""
-    path = Path(folder) / "labels.json"
-    if not path.exists():
-        raise FileNotFoundError(f"{folder} has no labels.json")
-    labels = json.loads(path.read_text())
-    for name, dice in labels.items():
-        for die in dice:
-            if die.get("value") not in range(1, 7) or len(die.get("box", [])) != 4:
-                raise ValueError(f"{path}: bad label in {name}: {die!r} (each die needs a "
-                                 "value 1-6 and a box [x0, y0, x1, y1])")
-    return labels
+def load_labels(folder: Path) -> dict[str, list[dict[str, Any]]]:
+    """``labels.json`` of a folder in the format of ``datasets/dice-photos``, checked."""
+    return Rig(Path(folder)).labels()
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -91,7 +78,7 @@ class Mistake:
         shown = "?" if self.read is None else self.read
         return f"phantom {shown} ({self.confidence:.2f})"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"image": self.name, "box": list(self.box), "kind": self.kind,
                 "true": self.true, "read": self.read,
                 "confidence": round(self.confidence, 3)}
@@ -115,7 +102,7 @@ class Score:
     failures: list[str] = field(default_factory=list)
     mistakes: list[Mistake] = field(default_factory=list)
 
-    def add(self, name: str, dice: Sequence[DieFound], labels: Sequence[dict],
+    def add(self, name: str, dice: Sequence[DieFound], labels: Sequence[dict[str, Any]],
             seconds: float) -> None:
         taken, phantoms = match([d.centre for d in dice], [lb["box"] for lb in labels])
         right = 0
@@ -138,7 +125,7 @@ class Score:
             else:
                 self.wrong += 1
                 self.mistakes.append(Mistake(name, box, "wrong", true, value, die.confidence))
-        self.mistakes += [Mistake(name, tuple(dice[p].box), "phantom", None, dice[p].value,
+        self.mistakes += [Mistake(name, dice[p].box, "phantom", None, dice[p].value,
                                   dice[p].confidence) for p in phantoms]
         self.images += 1
         self.labelled += len(labels)
@@ -175,7 +162,7 @@ class Score:
     def cpu_ms_per_image(self) -> float:
         return 1000 * self.cpu_seconds / self.images if self.images else 0.0
 
-    def as_json(self, mistakes: bool = True) -> dict:
+    def as_json(self, mistakes: bool = True) -> dict[str, Any]:
         """The counts, rates and confusion, and (unless ``mistakes`` is False) every
         :class:`Mistake`."""
         return {
@@ -242,32 +229,3 @@ def evaluate(folder: Path, read: Callable[[np.ndarray], Sequence[DieFound]],
         if progress:
             progress(i + 1, len(todo))
     return score
-
-
-def sessions(names: Iterable[str], gap_s: float = SESSION_GAP_S) -> list[list[str]]:
-    """Photos grouped by shooting session: consecutive timestamps less than ``gap_s`` apart."""
-    stamped = []
-    for name in names:
-        m = _STAMP.search(name)
-        if not m:
-            raise ValueError(f"{name}: no YYYYMMDD_HHMMSS timestamp in the name")
-        stamped.append((datetime.strptime("".join(m.groups()), "%Y%m%d%H%M%S"), name))
-    stamped.sort()
-    groups: list[list[str]] = []
-    last = None
-    for when, name in stamped:
-        if last is None or (when - last).total_seconds() > gap_s:
-            groups.append([])
-        groups[-1].append(name)
-        last = when
-    return groups
-
-
-def session_folds(names: Iterable[str], k: int = 5) -> list[list[str]]:
-    """``k`` folds of whole sessions with about equal numbers of photos (largest session
-    first, each to the fold with the fewest photos so far), so near-duplicate shots of one
-    session never sit on both sides of a split."""
-    out: list[list[str]] = [[] for _ in range(k)]
-    for group in sorted(sessions(names), key=lambda g: (-len(g), g[0])):
-        min(out, key=len).extend(group)
-    return [sorted(f) for f in out if f]

@@ -29,7 +29,8 @@ LAYOUTS: dict[int, np.ndarray] = {
 def _pair_profile(points: np.ndarray) -> np.ndarray:
     """Sorted pairwise distances divided by the largest: invariant to shift, turn and scale."""
     d = np.array([np.hypot(*(a - b)) for a, b in combinations(points, 2)])
-    return np.sort(d) / d.max()
+    profile: np.ndarray = np.sort(d) / d.max()
+    return profile
 
 
 _PROFILES = {n: _pair_profile(p) for n, p in LAYOUTS.items() if n > 1}

@@ -17,6 +17,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+# A rotated box as cv2.minAreaRect gives it: centre, size (width, height), angle in degrees.
+Rect = tuple[tuple[float, float], tuple[float, float], float]
+
 # The median filter must be wider than any die and its halo, so that dice do not leak into the
 # background estimate: a quarter of the picture is several die widths on a typical rig.
 _BACKGROUND_FRACTION = 1 / 4
@@ -33,7 +36,7 @@ _MAX_DICE_PER_PATCH = 12
 class Candidate:
     """A patch that may be one die: its rotated box ``((cx, cy), (w, h), angle)`` in pixels."""
 
-    rect: tuple[tuple[float, float], tuple[float, float], float]
+    rect: Rect
     squareness: float
 
     @property
@@ -82,12 +85,17 @@ def foreground_mask(lab: np.ndarray, empty_lab: np.ndarray | None = None) -> np.
     return filled
 
 
-def squareness(n_pixels: int, rect: tuple) -> float:
+def squareness(n_pixels: int, rect: Rect) -> float:
     """How much a patch looks like one die: min(fill of its rotated box, box aspect)."""
     (_, _), (rw, rh), _ = rect
     if min(rw, rh) < 1:
         return 0.0
     return float(min(n_pixels / (rw * rh), min(rw, rh) / max(rw, rh)))
+
+
+def _rect(points: np.ndarray) -> Rect:
+    (cx, cy), (w, h), angle = cv2.minAreaRect(points)
+    return (cx, cy), (w, h), angle
 
 
 def estimate_die_size(labels: np.ndarray, stats: np.ndarray, image_side: int) -> float | None:
@@ -99,15 +107,15 @@ def estimate_die_size(labels: np.ndarray, stats: np.ndarray, image_side: int) ->
         if not lo <= area <= hi:
             continue
         ys, xs = np.nonzero(labels[y0:y0 + bh, x0:x0 + bw] == i)
-        rect = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+        rect = _rect(np.column_stack([xs, ys]).astype(np.float32))
         if squareness(int(area), rect) >= _SQUARE_ENOUGH:
             sides.append(np.sqrt(area))
     return float(np.median(sides)) if sides else None
 
 
-def _split(points: np.ndarray, max_k: int) -> list[tuple[np.ndarray, tuple, float]]:
+def _split(points: np.ndarray, max_k: int) -> list[tuple[np.ndarray, Rect, float]]:
     """Split a patch into the fewest parts that each look like one die."""
-    best: tuple[float, list] | None = None
+    best: tuple[float, list[tuple[np.ndarray, Rect, float]]] | None = None
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     for k in range(1, max(1, max_k) + 1):
         if k == 1:
@@ -116,13 +124,14 @@ def _split(points: np.ndarray, max_k: int) -> list[tuple[np.ndarray, tuple, floa
             # k-means on a sample of the pixels (a few hundred place the centres as well as
             # thousands), then every pixel goes to its nearest centre.
             sample = points[:: max(1, len(points) // 300)]
-            _, _, centres = cv2.kmeans(sample, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+            # OpenCV's stubs do not allow None (no initial labels) for bestLabels.
+            _, _, centres = cv2.kmeans(sample, k, None, criteria, 2,  # type: ignore[call-overload]
+                                       cv2.KMEANS_PP_CENTERS)
             d2 = ((points[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
             assign = d2.argmin(axis=1)
             groups = [points[assign == j] for j in range(k)]
             groups = [g for g in groups if len(g) >= 5]
-        parts = [(g, cv2.minAreaRect(g), 0.0) for g in groups]
-        parts = [(g, r, squareness(len(g), r)) for g, r, _ in parts]
+        parts = [(g, r, squareness(len(g), r)) for g in groups for r in [_rect(g)]]
         score = min(p[2] for p in parts)
         # A split must be clearly better than fewer parts: ties keep dice whole.
         if best is None or score > best[0] + 0.02:

@@ -15,31 +15,33 @@ Two small networks, both trained by :mod:`vision.train`:
    under :data:`SECOND_LOOK_BELOW` is first looked at again, from crops moved a little each
    way and a tighter one.
 
-The network learnt dice from about 24 to 65 px across (the photographed sizes times the
-training's scale range). Pictures whose dice are outside that range are scaled to the
-middle of it: from the calibrated die size when there is one, else from the sizes the
-network itself reports on a first pass.
+The detector reads every level of the picture's pyramid where a die can be
+(:mod:`vision.pyramid`): dice of any size are on some level the size it learnt. The face
+classifier cuts each die from the level where it is still sharp but no larger than it needs.
+With a calibrated tray (:mod:`vision.tray`) only the tray is read.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
-import onnxruntime as ort
+import onnxruntime as ort  # type: ignore[import-untyped]
 
 from vision.pose import die_angle, die_side, face_crop
+from vision.pyramid import BAND, Pyramid, crop_level, search_levels
+from vision.tray import Polygon, bounds, contains
 
 MODELS = Path(__file__).parent  # the shipped dice_net.onnx and dice_faces.onnx
 STRIDE = 8
-# The die size (pixels, square root of the box area) the network saw most: the middle of the
-# training range. Sizes from TRUSTED_SIZE[0] to TRUSTED_SIZE[1] are read as they are.
-TYPICAL_DIE_PX = 39.0
-TRUSTED_SIZE = (26.0, 60.0)
-# Both are probabilities, set at "more likely than not" rather than fitted to the photos.
-MIN_HEAT = 0.5
+# A find is a die candidate from MIN_HEAT: on a rig the detector never saw it is less sure
+# than on those it learnt (leaving pxl-tray out, its dice peaked at 0.3-0.5 and only 62% of
+# them reached 0.5; 93% reached 0.3), and the face classifier, trained on the detector's own
+# phantoms, is the judge of what is a die. MIN_VALUE is "more likely than not".
+MIN_HEAT = 0.3
 MIN_VALUE = 0.5
 # Each die is classified this many times, turned by a quarter each time (and mirrored past
 # four), and the probabilities averaged: a face is the same face turned, the errors are not.
@@ -57,6 +59,10 @@ VIEWS = 2
 # the detector oversizes by half (tests/vision/test_vision_reader.py). Looking again at dice
 # read at under 0.9 too, not only at the unsure ones, turned 4 of 15 held-out wrong reads into
 # unsure ones and read as many right (under 0.7: the same); it costs a few second looks a photo.
+# Finds closer than half a die are one die found twice when their sizes are within this
+# factor (two levels of the pyramid see a die alike); of unlike sizes, the face classifier
+# decides which is the die.
+SAME_SIZE = 2.0
 SECOND_LOOK = 0.08
 SECOND_LOOK_ZOOM = 0.8
 SECOND_LOOK_BELOW = 0.9
@@ -89,28 +95,25 @@ class NetDie:
         return float(np.max(self.probabilities[:6]))
 
 
-class DieNet:
-    """The two networks in ``models`` (the shipped ones, or e.g. a benchmark fold's)."""
+def _session(path: Path) -> ort.InferenceSession:
+    if not path.exists():
+        raise FileNotFoundError(f"no die network at {path}: rebuild it with "
+                                "`python -m vision.train`")
+    # One thread: the companion serves phones beside the reader, and a still frame is read
+    # once. (ONNX Runtime runs these nets 3-5x faster than cv2.dnn; see pyproject.)
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
-    def __init__(self, models: Path | str = MODELS, min_heat: float = MIN_HEAT,
-                 views: int = VIEWS) -> None:
-        models = Path(models)
-        files = [models / "dice_net.onnx", models / "dice_faces.onnx"]
-        for f in files:
-            if not f.exists():
-                raise FileNotFoundError(
-                    f"no die network at {f}: rebuild it with `python -m vision.train`")
-        self.models = models
-        # One thread each: the companion serves phones beside the reader, and a still frame
-        # is read once. (ONNX Runtime runs these nets 3-5x faster than cv2.dnn; see pyproject.)
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        self.net, self.faces = (
-            ort.InferenceSession(str(f), options, providers=["CPUExecutionProvider"])
-            for f in files)
+
+class Detector:
+    """The detector alone (``dice_net.onnx``): where the dice are and how big, on the levels
+    of a picture's pyramid. Training uses it alone to find what it takes for dice."""
+
+    def __init__(self, path: Path | str, min_heat: float = MIN_HEAT) -> None:
+        self.session = _session(Path(path))
         self.min_heat = min_heat
-        self.views = views
 
     def maps(self, bgr: np.ndarray) -> np.ndarray:
         """The raw output maps (10 × H/8 × W/8) for a BGR picture."""
@@ -119,60 +122,107 @@ class DieNet:
         if ph or pw:
             bgr = cv2.copyMakeBorder(bgr, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
         blob = bgr.transpose(2, 0, 1)[None].astype(np.float32) * np.float32(1 / 255)
-        return self.net.run(None, {"bgr": blob})[0][0]
+        out: np.ndarray = self.session.run(None, {"bgr": blob})[0][0]
+        return out
 
-    def _find(self, bgr: np.ndarray, scale: float) -> list[NetDie]:
-        """The detector's dice on ``bgr`` shrunk or grown by ``scale``, in picture pixels,
-        before the face classifier has seen them."""
-        if scale != 1.0:
-            small = cv2.resize(bgr, None, fx=scale, fy=scale,
-                               interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-        else:
-            small = bgr
-        out = self.maps(small)
+    def peaks(self, img: np.ndarray) -> list[tuple[float, float, float, float]]:
+        """The detector's dice on one picture as it is: (cx, cy, size, heat) in its pixels."""
+        out = self.maps(img)
         heat = 1 / (1 + np.exp(-out[0]))
         peaks = (heat >= self.min_heat) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
         found = []
         for gy, gx in zip(*np.nonzero(peaks), strict=True):
-            cx = (gx + 0.5 + out[7, gy, gx]) * STRIDE / scale
-            cy = (gy + 0.5 + out[8, gy, gx]) * STRIDE / scale
-            size = float(np.exp(np.clip(out[9, gy, gx], -3, 4))) * STRIDE / scale
-            found.append(NetDie((float(cx), float(cy)), size, float(heat[gy, gx]),
-                                np.zeros(8)))
-        # Two peaks on one die: keep the stronger (dice cannot overlap by more than half).
-        found.sort(key=lambda d: -d.heat)
-        kept: list[NetDie] = []
-        for d in found:
-            if all(np.hypot(d.centre[0] - k.centre[0], d.centre[1] - k.centre[1])
-                   >= 0.5 * min(d.size, k.size) for k in kept):
-                kept.append(d)
-        return kept
+            cx = (gx + 0.5 + out[7, gy, gx]) * STRIDE
+            cy = (gy + 0.5 + out[8, gy, gx]) * STRIDE
+            size = float(np.exp(np.clip(out[9, gy, gx], -3, 4))) * STRIDE
+            found.append((float(cx), float(cy), size, float(heat[gy, gx])))
+        return found
 
-    def _classify(self, bgr: np.ndarray, dice: list[NetDie]) -> list[NetDie]:
+    def find(self, pyramid: Pyramid, levels: list[int],
+             tray: Polygon | None = None) -> list[NetDie]:
+        """The dice on each of ``levels`` (only those in the band it learnt, and only inside
+        the tray), in picture pixels, without face probabilities yet."""
+        shape = pyramid.level(0).shape
+        found = []
+        for k in levels:
+            img = pyramid.level(k)
+            x0 = y0 = 0
+            if tray is not None:
+                # Some tray around the tray's edge, so the detector sees a die there whole.
+                f = 0.5 ** k
+                x0, y0, x1, y1 = (round(v * f) for v in bounds(tray, shape, BAND[1] / f))
+                img = img[y0:y1, x0:x1]
+                if min(img.shape[:2]) < STRIDE:
+                    continue
+            # Dice at the band's edges are found on the next level too; below the finest
+            # level and above the coarsest there is no next level.
+            low = BAND[0] * (0.6 if k == levels[0] else 0.75)
+            high = BAND[1] * (np.inf if k == levels[-1] else 1.3)
+            for cx, cy, size, heat in self.peaks(img):
+                if low <= size <= high:
+                    found.append(NetDie(_from_level((cx + x0, cy + y0), k), size * 2 ** k,
+                                        heat, np.zeros(8)))
+        if tray is not None:
+            found = [d for d in found if contains(tray, shape, d.centre)]
+        # One die found twice (on two levels, or two peaks on one): keep the stronger. Finds
+        # of unlike sizes in one place (a die and its pip, or a heap of dice and the dice in
+        # it) are all kept: the face classifier tells which is a die (_overlaps).
+        return _apart(found, key=lambda d: (d.heat,), same_size=True)
+
+
+class DieNet:
+    """The two networks in ``models`` (the shipped ones, or e.g. a benchmark fold's)."""
+
+    def __init__(self, models: Path | str = MODELS, min_heat: float = MIN_HEAT,
+                 views: int = VIEWS) -> None:
+        models = Path(models)
+        self.models = models
+        self.detector = Detector(models / "dice_net.onnx", min_heat)
+        self.faces = _session(models / "dice_faces.onnx")
+        self.views = views
+
+    def _classify(self, pyramid: Pyramid, dice: list[NetDie]) -> list[NetDie]:
         """Each die's face probabilities from its own crop, turned square
-        (:mod:`vision.pose`); phantoms (more likely not a die than a die, with or without a
-        legal face) dropped. A die it is not clearly sure of gets a second look
+        (:mod:`vision.pose`) and cut from the level where it is still sharp
+        (:func:`vision.pyramid.crop_level`); phantoms (more likely not a die than a die, with
+        or without a legal face) dropped. A die it is not clearly sure of gets a second look
         (:data:`SECOND_LOOK_BELOW`, :data:`SECOND_LOOK`)."""
         if not dice:
             return []
-        angles = [die_angle(bgr, d.centre, d.size) for d in dice]
-        p = self._faces(np.stack([face_crop(bgr, d.centre, d.size, a)
+        angles = [die_angle(pyramid.level(k), _to_level(d.centre, k), d.size * 0.5 ** k)
+                  for d in dice for k in [crop_level(d.size)]]
+        p = self._faces(np.stack([_cut(pyramid, d.centre, d.size, a)
                                   for d, a in zip(dice, angles, strict=True)]))
         kept = [NetDie(d.centre, d.size, d.heat, q, a)
                 for d, q, a in zip(dice, p, angles, strict=True) if q[6] < q[:6].sum() + q[7]]
-        return [self._second_look(bgr, d) if d.best_probability < SECOND_LOOK_BELOW else d
-                for d in kept]
+        # Of finds in one place, a die read surely over one that is not, and then the bigger:
+        # a die lies inside no other die, so what is inside a die read surely is part of it
+        # (its pips, which alone look like 1s), and a heap of dice taken for one big die is
+        # not read surely.
+        kept = _apart(kept, key=lambda d: (float(d.best_probability >= MIN_VALUE), d.size),
+                      same_size=False)
+        kept.sort(key=lambda d: -d.heat)
+        again = [i for i, d in enumerate(kept) if d.best_probability < SECOND_LOOK_BELOW]
+        for i, d in zip(again, self._second_look(pyramid, [kept[i] for i in again]),
+                        strict=True):
+            kept[i] = d
+        return kept
 
-    def _second_look(self, bgr: np.ndarray, d: NetDie) -> NetDie:
-        """``d`` with its probabilities averaged over its own crop and five more: moved
-        :data:`SECOND_LOOK` of its side left, right, up and down, and one
-        :data:`SECOND_LOOK_ZOOM` of its size."""
-        shift = SECOND_LOOK * die_side(d.size, d.angle)
-        crops = [face_crop(bgr, (d.centre[0] + dx * shift, d.centre[1] + dy * shift), d.size,
-                           d.angle) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
-        crops.append(face_crop(bgr, d.centre, d.size * SECOND_LOOK_ZOOM, d.angle))
-        p = (d.probabilities + self._faces(np.stack(crops)).sum(axis=0)) / (1 + len(crops))
-        return NetDie(d.centre, d.size, d.heat, p, d.angle)
+    def _second_look(self, pyramid: Pyramid, dice: list[NetDie]) -> list[NetDie]:
+        """``dice`` with their probabilities averaged over their own crop and five more each:
+        moved :data:`SECOND_LOOK` of its side left, right, up and down, and one
+        :data:`SECOND_LOOK_ZOOM` of its size (all dice's crops in one run of the network)."""
+        if not dice:
+            return []
+        crops = []
+        for d in dice:
+            shift = SECOND_LOOK * die_side(d.size, d.angle)
+            crops += [_cut(pyramid, (d.centre[0] + dx * shift, d.centre[1] + dy * shift),
+                           d.size, d.angle) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+            crops.append(_cut(pyramid, d.centre, d.size * SECOND_LOOK_ZOOM, d.angle))
+        p = self._faces(np.stack(crops)).reshape(len(dice), 5, 8).sum(axis=1)
+        return [NetDie(d.centre, d.size, d.heat, (d.probabilities + q) / 6, d.angle)
+                for d, q in zip(dice, p, strict=True)]
 
     def _faces(self, crops: np.ndarray) -> np.ndarray:
         """The face classifier's probabilities for each crop, averaged over its views."""
@@ -180,24 +230,61 @@ class DieNet:
             [np.rot90(crops if k < 4 else crops[:, :, ::-1], k % 4, axes=(1, 2))
              for k in range(self.views)])
         blob = views.transpose(0, 3, 1, 2).astype(np.float32) * np.float32(1 / 255)
-        logits = self.faces.run(None, {"bgr": np.ascontiguousarray(blob)})[0]
+        logits: np.ndarray = self.faces.run(None, {"bgr": np.ascontiguousarray(blob)})[0]
         logits = logits.reshape(self.views, len(crops), 8).astype(np.float64)
         p = np.exp(logits - logits.max(axis=2, keepdims=True))
-        return (p / p.sum(axis=2, keepdims=True)).mean(axis=0)
+        mean: np.ndarray = (p / p.sum(axis=2, keepdims=True)).mean(axis=0)
+        return mean
 
-    def find(self, bgr: np.ndarray, die_px: float | None = None) -> list[NetDie]:
+    def find(self, bgr: np.ndarray, die_px: float | None = None,
+             tray: Polygon | None = None) -> list[NetDie]:
         """Every die on the picture, in picture pixels.
 
-        The detector looks at the picture as it is when its dice are a size it learnt
-        (:data:`TRUSTED_SIZE`), else scaled so they are :data:`TYPICAL_DIE_PX` across; the
-        size comes from the calibration when there is one, else from a first look. The
-        face classifier always cuts its crops from the picture as it is, once.
+        The detector reads the levels of the picture's pyramid where its dice can be
+        (:func:`vision.pyramid.search_levels`): all of them, or with a calibrated die side
+        ``die_px`` the one level where such a die is the size it knows best. With a ``tray``
+        (a polygon, :mod:`vision.tray`) it reads only around the tray and keeps only the dice
+        inside it.
         """
-        if die_px is None:
-            first = self._find(bgr, 1.0)
-            sizes = [d.size for d in first]
-            if not sizes or TRUSTED_SIZE[0] <= float(np.median(sizes)) <= TRUSTED_SIZE[1]:
-                return self._classify(bgr, first)
-            die_px = float(np.median(sizes))
-        scale = 1.0 if TRUSTED_SIZE[0] <= die_px <= TRUSTED_SIZE[1] else TYPICAL_DIE_PX / die_px
-        return self._classify(bgr, self._find(bgr, scale))
+        pyramid = Pyramid(bgr)
+        # A calibrated size is the die's side; the detector sizes a die by its upright box,
+        # which for a square turned at random is on average 4/π of its side.
+        box = die_px * 4 / np.pi if die_px else None
+        levels = search_levels(bgr.shape, box)
+        return self._classify(pyramid, self.detector.find(pyramid, levels, tray))
+
+
+def _apart(dice: list[NetDie], key: Callable[[NetDie], tuple[float, ...]], same_size: bool
+           ) -> list[NetDie]:
+    """``dice`` without those overlapping a better one (by ``key``, best first kept): two
+    finds overlap when the centre of one lies in the middle half of the other (dice lie side
+    by side, never on top of each other), and, with ``same_size``, their sizes are within
+    a factor :data:`SAME_SIZE`."""
+    kept: list[NetDie] = []
+    for d in sorted(dice, key=key, reverse=True):
+        if all(np.hypot(d.centre[0] - k.centre[0], d.centre[1] - k.centre[1])
+               >= 0.5 * (min if same_size else max)(d.size, k.size)
+               or (same_size and max(d.size, k.size) > SAME_SIZE * min(d.size, k.size))
+               for k in kept):
+            kept.append(d)
+    return kept
+
+
+def _to_level(point: tuple[float, float], k: int) -> tuple[float, float]:
+    """A picture point in pixels of level ``k`` (pixel centres at whole numbers)."""
+    f = 0.5 ** k
+    return ((point[0] + 0.5) * f - 0.5, (point[1] + 0.5) * f - 0.5)
+
+
+def _from_level(point: tuple[float, float], k: int) -> tuple[float, float]:
+    """A point in pixels of level ``k`` in picture pixels."""
+    f = 2 ** k
+    return ((point[0] + 0.5) * f - 0.5, (point[1] + 0.5) * f - 0.5)
+
+
+def _cut(pyramid: Pyramid, centre: tuple[float, float], size: float, angle: float
+         ) -> np.ndarray:
+    """The face classifier's crop of a die (:func:`vision.pose.face_crop`), cut from the
+    coarsest level where the die is still :data:`vision.pyramid.CROP_SIDE` across."""
+    k = crop_level(size)
+    return face_crop(pyramid.level(k), _to_level(centre, k), size * 0.5 ** k, angle)

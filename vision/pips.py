@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from vision.faces import fit_face
+from vision.finding import Rect
 
 CROP = 48  # side of the warped die, in pixels; a pip is then about 8 px across
 _INNER_K, _OUTER_K = 5, 11  # centre and ring box sizes: about one and two pip widths
@@ -37,7 +38,7 @@ class PipReading:
     reason: str
 
 
-def warp_die(image: np.ndarray, rect: tuple, size: int = CROP,
+def warp_die(image: np.ndarray, rect: Rect, size: int = CROP,
              interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
     """Cut the die's rotated box out of ``image`` as a ``size``×``size`` square."""
     box = cv2.boxPoints(rect).astype(np.float32)
@@ -91,7 +92,7 @@ def find_pips(crop_lab: np.ndarray, crop_mask: np.ndarray | None = None) -> np.n
     return spots_arr[keep, :2]
 
 
-def read_pips(lab: np.ndarray, rect: tuple, mask: np.ndarray | None = None) -> PipReading:
+def read_pips(lab: np.ndarray, rect: Rect, mask: np.ndarray | None = None) -> PipReading:
     """Read one die from the whole picture (Lab) and its rotated box."""
     crop = warp_die(lab, rect)
     crop_mask = warp_die(mask, rect, interpolation=cv2.INTER_NEAREST) if mask is not None else None

@@ -35,7 +35,8 @@ _RADIUS = 0.75
 def _window_mask() -> np.ndarray:
     side = int(_ANGLE_PX * _WINDOW)
     yy, xx = np.mgrid[0:side, 0:side].astype(np.float32) - side / 2 + 0.5
-    return (np.hypot(xx, yy) < _RADIUS * _ANGLE_PX).astype(np.float32)
+    mask: np.ndarray = (np.hypot(xx, yy) < _RADIUS * _ANGLE_PX).astype(np.float32)
+    return mask
 
 
 _MASK = _window_mask()
@@ -80,6 +81,6 @@ def face_crop(bgr: np.ndarray, centre: tuple[float, float], size: float, angle: 
     many dice right held out, so the crops stay as the shipped classifier learnt them."""
     m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])),
                                 math.degrees(angle + turn), side / (margin * die_side(size, angle)))
-    m[:, 2] += (side / 2 - centre[0], side / 2 - centre[1])
+    m[:, 2] += np.array([side / 2 - centre[0], side / 2 - centre[1]])
     return cv2.warpAffine(bgr, m, (side, side), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)

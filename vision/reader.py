@@ -1,7 +1,8 @@
 """One picture in, the dice on it out: the whole single-image pipeline.
 
-:class:`DiceReader` finds and reads the dice with the die network (:mod:`vision.net`, a small
-learned model shipped as ``vision/dice_net.onnx`` and run by OpenCV), then names each die's
+:class:`DiceReader` finds and reads the dice with the die networks (:mod:`vision.net`, two
+small learned models shipped as ONNX files and run by ONNX Runtime), at whatever scale they
+are and only on the tray when the calibration knows where it is, then names each die's
 colour (:mod:`vision.colour`). A die whose face the network is not sure of is still reported,
 with ``value`` None: the table must know a die is there even when its face cannot be trusted.
 
@@ -14,16 +15,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
 from vision.calibration import Calibration
 from vision.colour import NAMED_COLOURS, body_colour, nearest_colour
-from vision.finding import find_dice
-from vision.net import MIN_VALUE, MODELS, VIEWS, DieNet
+from vision.finding import Rect, find_dice
+from vision.net import MIN_VALUE, MODELS, VIEWS, DieNet, NetDie
 from vision.pips import read_pips, warp_die
 from vision.pose import die_side
+from vision.tray import contains
 
 _NETS: dict[str, DieNet] = {}
 
@@ -43,13 +46,13 @@ class DieFound:
     value: int | None
     box: tuple[int, int, int, int]  # x0, y0, x1, y1 in pixels
     centre: tuple[float, float]
-    rect: tuple  # the rotated box ((cx, cy), (w, h), angle)
+    rect: Rect  # the rotated box ((cx, cy), (w, h), angle)
     colour: str
     lab: tuple[float, float, float]
     confidence: float
     reason: str
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"value": self.value, "box": list(self.box), "colour": self.colour,
                 "confidence": round(self.confidence, 3),
                 **({} if self.value is not None else {"unsure": self.reason})}
@@ -76,10 +79,7 @@ class DiceReader:
         """Every die on a BGR picture, in reading order (top to bottom, left to right)."""
         _check_picture(bgr)
         cal = self.calibration
-        # The network sizes a die by its upright box; a calibrated size is the die's side,
-        # and the upright box of a square turned at random is on average 4/π of its side.
-        box_px = cal.die_px * 4 / np.pi if cal.die_px else None
-        net_dice = _net(self.models, self.views).find(bgr, box_px)
+        net_dice = _net(self.models, self.views).find(bgr, cal.die_px, cal.tray)
         palette = cal.palette or NAMED_COLOURS
         found = []
         lab_middles = _middles_lab(bgr, net_dice)
@@ -97,7 +97,7 @@ class DiceReader:
                 reason = f"face {d.best} only at p={p:.2f}"
             found.append(DieFound(
                 value=d.best if sure else None, box=_box(d.centre, d.size), centre=d.centre,
-                rect=rect, colour=name, lab=tuple(float(x) for x in colour_lab),
+                rect=rect, colour=name, lab=_lab(colour_lab),
                 confidence=d.heat * p, reason=reason))
         found.sort(key=lambda d: (round(d.centre[1] / 20), d.centre[0]))
         return found
@@ -115,6 +115,8 @@ class ClassicReader:
         lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
         cal = self.calibration
         candidates, mask, _ = find_dice(lab, cal.die_px, cal.empty_lab(lab.shape))
+        if cal.tray is not None:
+            candidates = [c for c in candidates if contains(cal.tray, bgr.shape, c.centre)]
         palette = cal.palette or NAMED_COLOURS
         found = []
         for cand in candidates:
@@ -123,13 +125,13 @@ class ClassicReader:
             name, _ = nearest_colour(colour_lab, palette)
             found.append(DieFound(
                 value=pips.value, box=cand.box, centre=cand.centre, rect=cand.rect,
-                colour=name, lab=tuple(float(x) for x in colour_lab),
+                colour=name, lab=_lab(colour_lab),
                 confidence=pips.confidence * cand.squareness, reason=pips.reason))
         found.sort(key=lambda d: (round(d.centre[1] / 20), d.centre[0]))
         return found
 
 
-def _middles_lab(bgr: np.ndarray, dice: list) -> list[np.ndarray]:
+def _middles_lab(bgr: np.ndarray, dice: list[NetDie]) -> list[np.ndarray]:
     """Median Lab colour of the middle of each die (the middle third of its upright box:
     inside the die however it is turned, and mostly body, since pips are a minority)."""
     h, w = bgr.shape[:2]
@@ -160,3 +162,8 @@ def _box(centre: tuple[float, float], size: float) -> tuple[int, int, int, int]:
 def read_image(bgr: np.ndarray, calibration: Calibration | None = None) -> list[DieFound]:
     """Convenience: read one picture with an optional calibration."""
     return DiceReader(calibration).read(bgr)
+
+
+def _lab(colour: np.ndarray) -> tuple[float, float, float]:
+    lab_l, a, b = (float(x) for x in colour)
+    return lab_l, a, b

@@ -52,13 +52,16 @@ NO_FACE = 7  # the classifier's eighth class: a die, but no legal face (vision.n
 
 def _colour(rng: np.random.Generator) -> np.ndarray:
     """A random BGR colour, spread over hue, saturation and brightness."""
-    hsv = np.uint8([[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(20, 256)]]])
-    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+    hsv = np.array([[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(20, 256)]]],
+                   np.uint8)
+    bgr: np.ndarray = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+    return bgr
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
-    return cv2.cvtColor(np.uint8([[np.clip(bgr, 0, 255)]]), cv2.COLOR_BGR2LAB)[0, 0].astype(
-        np.float32)
+    pixel = np.clip(bgr, 0, 255).astype(np.uint8).reshape(1, 1, 3)
+    lab: np.ndarray = cv2.cvtColor(pixel, cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+    return lab
 
 
 def _pip_colour(rng: np.random.Generator, body: np.ndarray) -> np.ndarray:
@@ -75,7 +78,7 @@ def _pip_colour(rng: np.random.Generator, body: np.ndarray) -> np.ndarray:
             pip = _colour(rng)
         if np.linalg.norm(_lab(pip) - body_lab) >= 50:
             return pip
-    return np.float32([255, 255, 255]) if body_lab[0] < 128 else np.float32([0, 0, 0])
+    return np.full(3, 255 if body_lab[0] < 128 else 0, np.float32)
 
 
 def _rounded_square(centre: np.ndarray, half: float, angle: float, radius: float) -> np.ndarray:
@@ -85,8 +88,9 @@ def _rounded_square(centre: np.ndarray, half: float, angle: float, radius: float
            for k, (sx, sy) in enumerate(((1, 1), (-1, 1), (-1, -1), (1, -1)))
            for t in np.linspace(k * math.pi / 2, (k + 1) * math.pi / 2, 6)]
     c, s = math.cos(angle), math.sin(angle)
-    turned = np.array(pts, np.float32) @ np.float32([[c, s], [-s, c]]) + centre
-    return np.int32(turned * (1 << SHIFT))
+    turned = np.array(pts, np.float32) @ np.array([[c, s], [-s, c]], np.float32) + centre
+    fixed: np.ndarray = (turned * (1 << SHIFT)).astype(np.int32)
+    return fixed
 
 
 def illegal_layout(rng: np.random.Generator) -> tuple[tuple[float, float], ...]:
@@ -118,7 +122,7 @@ def draw_die(canvas: np.ndarray, rng: np.random.Generator, centre: np.ndarray, s
     pips = _pip_colour(rng, body)
     radius = side * rng.uniform(0.02, 0.25)
     # A soft shadow, then the sides a camera not quite overhead sees, under the top face.
-    shadow = np.zeros(canvas.shape[:2], np.float32)
+    shadow: np.ndarray = np.zeros(canvas.shape[:2], np.float32)
     cv2.fillPoly(shadow, [_rounded_square(centre + rng.normal(0, 0.08 * side, 2), side / 2,
                                           angle, radius)], 1.0, cv2.LINE_AA, SHIFT)
     shadow = cv2.GaussianBlur(shadow, (0, 0), side * 0.08)
@@ -162,9 +166,10 @@ def draw_die(canvas: np.ndarray, rng: np.random.Generator, centre: np.ndarray, s
                        (body * rng.uniform(0.3, 0.7)).tolist(), -1, cv2.LINE_AA, SHIFT)
         cv2.circle(face, at, int(pip_r * (1 << SHIFT)), pips.tolist(), -1, cv2.LINE_AA, SHIFT)
     if rng.random() < 0.25:  # glare: a soft bright spot somewhere on the face
-        spot = np.zeros(canvas.shape[:2], np.float32)
-        at = centre + rng.uniform(-0.35, 0.35, 2) * side
-        cv2.circle(spot, (int(at[0]), int(at[1])), int(side * rng.uniform(0.05, 0.15)), 1.0, -1)
+        spot: np.ndarray = np.zeros(canvas.shape[:2], np.float32)
+        glare = centre + rng.uniform(-0.35, 0.35, 2) * side
+        cv2.circle(spot, (int(glare[0]), int(glare[1])), int(side * rng.uniform(0.05, 0.15)),
+                   1.0, -1)
         spot = cv2.GaussianBlur(spot, (0, 0), side * 0.05)[..., None]
         face = face * (1 - spot) + 255 * spot * rng.uniform(0.5, 1.0)
     m = mask[..., None]
@@ -194,10 +199,10 @@ def drawn_die(rng: np.random.Generator, background: np.ndarray, side: int,
     angle = float(rng.uniform(0, 2 * math.pi))
     box = big / 2
     die = die_side(box, angle)
-    centre = np.float32([big / 2, big / 2])
+    centre = np.array([big / 2, big / 2], np.float32)
     for _ in range(int(rng.choice(3, p=[0.6, 0.3, 0.1]))):
         a = rng.uniform(0, 2 * math.pi)
-        at = centre + die * rng.uniform(1.0, 1.3) * np.float32([math.cos(a), math.sin(a)])
+        at = centre + die * rng.uniform(1.0, 1.3) * np.array([math.cos(a), math.sin(a)], np.float32)
         draw_die(canvas, rng, at, die * rng.uniform(0.9, 1.1), rng.uniform(0, 2 * math.pi),
                  int(rng.integers(1, 7)))
     value = int(rng.integers(1, 7))

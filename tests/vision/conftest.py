@@ -1,17 +1,17 @@
-"""Shared helpers for the vision tests: the real data set, and synthetic dice drawn with OpenCV."""
+"""Shared helpers for the vision tests: real photos of several rigs (copied into
+``tests/vision/photos`` with their labels and licences, so a bare clone runs every test), and
+synthetic dice drawn with OpenCV."""
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-DATASET = REPO.parent / "shared" / "datasets" / "dice-photos"
+PHOTOS = Path(__file__).resolve().parent / "photos"  # one folder per rig; NOTICE.md
 
 # Pip positions of each face on a 3×3 grid (units of the grid step).
 FACES = {
@@ -26,17 +26,19 @@ FACES = {
 
 @pytest.fixture
 def dataset() -> Path:
-    """The real photos; skipped when shared/ is absent, but a failure under CI."""
-    if not (DATASET / "labels.json").exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"data set missing at {DATASET}")
-        pytest.skip(f"data set not at {DATASET}")
-    return DATASET
+    """Photos of the ``dice-photos`` rig (a phone over a white tray, dice 26-57 px)."""
+    return PHOTOS / "dice-photos"
 
 
 @pytest.fixture
 def labels(dataset: Path) -> dict:
     return json.loads((dataset / "labels.json").read_text())
+
+
+@pytest.fixture
+def photos() -> Path:
+    """The folder of every rig's test photos (``photos/<rig>/``, each with labels.json)."""
+    return PHOTOS
 
 
 def mat(size: int = 320, grey: int = 200, seed: int = 0) -> np.ndarray:

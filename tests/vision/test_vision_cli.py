@@ -11,10 +11,11 @@ import pytest
 
 from vision.baseline import read_baseline
 from vision.calibration import Calibration, CalibrationError
-from vision.cli import main
+from vision.cli import _check_die_size, main
 from vision.colour import NAMED_COLOURS, check_families, group_by_colour
 from vision.draw import TILE
 from vision.evaluation import match, wilson
+from vision.tray import contains
 
 
 def write_tray(synth, path: Path, dice: list[tuple[tuple[int, int], int, tuple]]) -> Path:
@@ -110,11 +111,14 @@ def test_evaluate_with_nothing_wrong_says_so_and_draws_nothing(dataset, labels, 
 
 def test_label_drafts_labels_json_from_what_it_reads(dataset, labels, synth, tmp_path,
                                                      capsys) -> None:
-    # A photo it reads exactly right, and a drawn tray with a blank die it must be unsure of.
+    # A photo it reads exactly right, and a drawn tray with a smudged die it must be unsure
+    # of (a 1 with two more spots in an L: no legal face).
     name = "IMG_20191209_095545.jpg"
     shutil.copy(dataset / name, tmp_path / name)
     img = synth.mat()
-    synth.draw_die(img, (160, 160), 1, body=(40, 160, 40), pip=(40, 160, 40))  # pips unseen
+    synth.draw_die(img, (160, 160), 1, body=(40, 40, 200))
+    cv2.circle(img, (170, 160), 3, (255, 255, 255), -1)
+    cv2.circle(img, (160, 150), 3, (255, 255, 255), -1)
     synth.draw_die(img, (80, 80), 6, angle=20)
     cv2.imwrite(str(tmp_path / "tray.png"), synth.blur(img))
     assert main(["label", str(tmp_path)]) == 0
@@ -167,11 +171,49 @@ def test_calibrate_from_a_folder_learns_size_colours_and_empty_tray(synth, tmp_p
     assert 30 <= cal.die_px <= 42
     assert set(cal.palette) == {"red", "blue"}
     assert cal.empty_lab((320, 320, 3)) is not None
+    # A plain mat is tray all over; the picture to check it by eye is written beside.
+    assert cal.tray is not None and (tmp_path / "cal-tray.png").exists()
+    assert all(contains(cal.tray, (320, 320), p) for p in [(10, 10), (310, 310), (160, 160)])
     # The learnt palette names the families' dice.
     pic = write_tray(synth, tmp_path / "roll.png", [((160, 160), 6, (200, 80, 30))])
     capsys.readouterr()
     assert main(["read", str(pic), "--json", "--calibration", str(out)]) == 0
     assert json.loads(capsys.readouterr().out)[str(pic)][0]["colour"] == "blue"
+
+
+def test_calibrate_takes_the_tray_drawn_by_hand(synth, tmp_path, capsys) -> None:
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    cv2.imwrite(str(shots / "0-empty.png"), synth.blur(synth.mat()))
+    write_tray(synth, shots / "1-red.png", [((80, 80), 2, (40, 40, 200)),
+                                            ((250, 250), 5, (40, 40, 200))])
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", "--camera", str(shots), "--families", "red", "--out", str(out),
+                 "--yes", "--tray", "0,0 160,0 160,160 0,160"]) == 0
+    cal = Calibration.load(out)
+    assert cal.tray == [[0, 0], [0.5, 0], [0.5, 0.5], [0, 0.5]]
+    # The die outside the tray was neither measured nor will it be read.
+    pic = write_tray(synth, tmp_path / "roll.png", [((80, 80), 3, (40, 40, 200)),
+                                                    ((250, 250), 6, (40, 40, 200))])
+    capsys.readouterr()
+    assert main(["read", str(pic), "--json", "--calibration", str(out)]) == 0
+    assert [d["value"] for d in json.loads(capsys.readouterr().out)[str(pic)]] == [3]
+    assert main(["calibrate", "--camera", str(shots), "--families", "red", "--out", str(out),
+                 "--yes", "--tray", "0,0 10"]) == 2
+    assert "pairs" in capsys.readouterr().err
+
+
+def test_calibrate_says_what_the_die_size_means(capsys) -> None:
+    said: list[str] = []
+    with pytest.raises(CalibrationError, match="at least 12"):
+        _check_die_size([9.0, 9.5], [9.0], said.append)
+    _check_die_size([18.0, 19.0], [18.5], said.append)
+    assert "24 or more reads them better" in said[-1]
+    _check_die_size([40.0, 41.0], [25.0], said.append)
+    assert "the reader sees them 25 px" in said[-1]
+    n = len(said)
+    _check_die_size([40.0, 41.0], [38.0, 42.0], said.append)
+    assert len(said) == n  # a good size, measured alike both ways: nothing to say
 
 
 def test_calibrate_explains_a_missing_camera_and_an_empty_family(synth, tmp_path,

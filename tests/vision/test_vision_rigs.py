@@ -1,0 +1,139 @@
+"""Photos of the five rigs (``photos/<rig>/``) read by the shipped networks: dice of 10 to
+250 px on white trays, felt trays on carpets, wood, cloth and a round box; and the things on
+them that are not dice (carpet, a game board and a hand, emblem dice, a tray's rim).
+
+The shipped networks were trained on every rig, these photos included, so these are
+regression checks of the reader as a whole (scale search, classifier, phantom filter); what
+a rig the networks never saw gets is measured by ``benchmarks/vision.py``, leaving each rig
+out of training in turn."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.calibration import Calibration
+from vision.evaluation import Score, match
+from vision.pyramid import search_levels
+from vision.reader import DiceReader
+
+RIGS = ["box-gray", "dice-photos", "pxl-tray", "roboflow-public", "single-grey"]
+
+
+def labelled(photos: Path, rig: str) -> dict[str, list[dict]]:
+    return json.loads((photos / rig / "labels.json").read_text())
+
+
+def read_rig(photos: Path, rig: str, reader: DiceReader | None = None) -> Score:
+    reader = reader or DiceReader()
+    score = Score()
+    for name, dice in labelled(photos, rig).items():
+        score.add(name, reader.read(cv2.imread(str(photos / rig / name))), dice, 0.0)
+    return score
+
+
+# What the shipped networks read on each rig's test photos (their own training photos): dice
+# read right at least, read wrong and things read as a face where no die is at most. A
+# change that reads less fails here; the held-out figures are the benchmark's. The misses
+# are real shortfalls, kept in sight: box-gray's 1 among emblem dice (missed) and its die
+# cut by the photo's top edge (unsure); on dice-photos a 2 read as 1, and a 14-px pip beside
+# a die read as a die showing 1.
+READ_AT_LEAST = {"box-gray": (7, 9), "dice-photos": (87, 94), "pxl-tray": (19, 21),
+                 "roboflow-public": (5, 5), "single-grey": (2, 2)}
+WRONG_AT_MOST = {"dice-photos": 1}
+PHANTOM_FACES_AT_MOST = {"dice-photos": 1}
+
+
+@pytest.mark.parametrize("rig", RIGS)
+def test_every_rig_is_read(photos, rig: str) -> None:
+    # A die the reader is not sure of is unsure, not guessed; a thing it takes for a die
+    # is reported unsure, not with a face.
+    score = read_rig(photos, rig)
+    right, labelled = READ_AT_LEAST[rig]
+    assert score.labelled == labelled and score.right >= right
+    assert score.wrong <= WRONG_AT_MOST.get(rig, 0)
+    assert score.abstained <= max(2, score.labelled // 10)
+    faces = [m for m in score.mistakes if m.kind == "phantom" and m.read is not None]
+    assert len(faces) <= PHANTOM_FACES_AT_MOST.get(rig, 0)
+
+
+def test_dice_of_200_px_are_found_on_a_coarse_level_without_a_calibration(photos) -> None:
+    # box-gray: a grey camera in a round box, dice 150-250 px across, side faces showing.
+    sizes = [np.sqrt((b[2] - b[0]) * (b[3] - b[1]))
+             for dice in labelled(photos, "box-gray").values() for b in (d["box"] for d in dice)]
+    assert min(sizes) > 100  # far bigger than the detector's band: only a coarse level has them
+    score = read_rig(photos, "box-gray")
+    # All but one found (the 1 among emblem dice, whose one big pip is what it finds), none
+    # read wrong; what it takes for a die where none is labelled (an emblem die) is unsure.
+    assert score.labelled == 9 and score.missed <= 1 and score.wrong == 0
+    assert all(m.read is None for m in score.mistakes if m.kind == "phantom")
+
+
+def test_a_calibrated_die_size_reads_one_level_and_the_same_dice(photos) -> None:
+    sides = [np.sqrt((b[2] - b[0]) * (b[3] - b[1])) * np.pi / 4
+             for dice in labelled(photos, "box-gray").values() for b in (d["box"] for d in dice)]
+    cal = Calibration(die_px=float(np.median(sides)))
+    assert len(search_levels((640, 640), cal.die_px * 4 / np.pi)) == 1
+    score = read_rig(photos, "box-gray", DiceReader(cal))
+    # One level is cheaper, and still reads no die wrong; but it misses two dice more than
+    # the search over every level (3 of 9 against 1): box-gray's dice range from 150 to
+    # 260 px, and one level cannot hold them all in the middle of the band. A shortfall
+    # (docs/vision.md), kept in sight by this bound.
+    assert score.wrong == 0 and score.missed <= 3
+    assert all(m.read is None for m in score.mistakes if m.kind == "phantom")
+
+
+def test_emblem_dice_are_never_read_as_a_face(photos) -> None:
+    # A "1" and a "4" among dice printed with an 8, an S and pictures instead of pips: the
+    # emblem dice are not labelled, and none of them may be read as a face.
+    name = "00041_jpg-4f13552cec392f15c93b5ce0a0b3cfe8.jpg"
+    dice = labelled(photos, "box-gray")[name]
+    read = DiceReader().read(cv2.imread(str(photos / "box-gray" / name)))
+    taken, extra = match([d.centre for d in read], [d["box"] for d in dice])
+    assert dice[0]["value"] == 4 and read[taken[0]].value == 4
+    assert extra and all(read[p].value is None for p in extra)
+    # The 1 (one big pip among emblems) is missed today: a shortfall, not a wrong read.
+    assert 1 not in taken or read[taken[1]].value in (1, None)
+
+
+@pytest.mark.parametrize("name", ["K2EY8aOQJ86H0HKrieoF_jpg-7d64b11c60584b42b83b5f32ae5202ba.jpg",
+                                  "IMG_0684_jpeg_jpg-05fb2af505fb39e6a71828752ef4f3e2.jpg"])
+def test_a_game_board_and_a_hand_beside_the_dice_are_not_dice(photos, name: str) -> None:
+    dice = labelled(photos, "roboflow-public")[name]
+    read = DiceReader().read(cv2.imread(str(photos / "roboflow-public" / name)))
+    taken, extra = match([d.centre for d in read], [d["box"] for d in dice])
+    assert len(taken) == len(dice)
+    assert all(read[p].value == dice[i]["value"] for i, p in taken.items())
+    # Nothing on the board or the hand is read as a face (the board's edge at the picture's
+    # left is found on one photo, and reported unsure).
+    assert len(extra) <= 1 and all(read[p].value is None for p in extra)
+
+
+def test_a_speckled_carpet_is_not_dice(photos) -> None:
+    # The carpet around pxl-tray's trays, cut where no die lies (no labelled die, no tray):
+    # colour speckles of every size, which a reader of one rig took for dice by the dozen.
+    found = []
+    for name, (x0, y0, x1, y1) in CARPET.items():
+        image = cv2.imread(str(photos / "pxl-tray" / name))
+        found += DiceReader().read(np.ascontiguousarray(image[y0:y1, x0:x1]))
+    assert found == []
+
+
+def test_the_tray_without_dice_holds_no_dice(dataset, labels) -> None:
+    # The lower part of a dice-photos photo: the tray's edge, its magnets and shadows.
+    name = "IMG_20191208_111228.jpg"
+    assert all(d["box"][1] < 380 for d in labels[name])
+    image = cv2.imread(str(dataset / name))
+    assert DiceReader().read(np.ascontiguousarray(image[400:])) == []
+
+
+# Patches of carpet in pxl-tray's photos, away from every tray (x0, y0, x1, y1).
+CARPET = {
+    "PXL_20240219_191138425_jpg-795b4e0c743451248e6dd6f144b88471.jpg": (0, 440, 200, 640),
+    "PXL_20240219_191325243_jpg-39ff27808b7e10663dbf8b25e1548dee.jpg": (440, 440, 640, 640),
+    "PXL_20240219_191659849_jpg-2bac07563a87c68b0cb04373e91b5ded.jpg": (0, 0, 160, 200),
+}

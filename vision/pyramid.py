@@ -1,0 +1,103 @@
+"""Reading a picture at every scale: the picture halved again and again (an image pyramid).
+
+The detector learnt dice from :data:`BAND` [0] to [1] pixels across (their upright box, as the
+data sets label them); a picture's dice may be anything from about 12 to 300 pixels, and the
+picture up to 4032 pixels wide. Each level of the pyramid halves the one before with a 2×2
+mean (``INTER_AREA``: no aliasing), so a die of any size lies inside the band on one or two
+levels, and the detector reads every level it may be on. Reading all levels costs 1 + 1/4 +
+1/16 + … ≈ 4/3 of the finest, so the cost grows with the pixels read, never with the number
+of scales searched.
+
+Which levels are read:
+
+- with a calibrated die size, the one level where that die is in the middle of the band;
+- without one, every level from the finest down to where the picture is no bigger than a
+  die, the finest being the picture itself, or, in a picture of more than
+  :data:`MAX_SEARCH_PIXELS`, the first half that fits (on a 12-megapixel photo, a quarter:
+  dice of 40 pixels and more, which is what such a photo of a tray shows).
+
+The face classifier cuts each die from the level where its side is still at least
+:data:`CROP_SIDE` pixels: the crop is never shrunk more than twice, so a 300-pixel die is read
+as sharply as a 40-pixel one.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+# The die sizes (upright box, pixels) the detector is trained to find on one level; the two
+# neighbouring levels overlap on 20-40 px, so every die is in the band once or twice.
+BAND = (10.0, 40.0)
+# Where the band's dice are surest: the geometric middle. A calibrated die is read on the
+# level that brings it nearest to this.
+BAND_MIDDLE = math.sqrt(BAND[0] * BAND[1])
+# Without a calibration, the finest level read has at most this many pixels (about
+# 1280 × 1024): on this machine the detector reads that in ~20 ms, and a 12-megapixel
+# photo at full size in ~700 ms.
+MAX_SEARCH_PIXELS = 1_310_720
+# A die is cut for the face classifier from the coarsest level where its upright box is at
+# least this (the classifier's 32-px crop holds 1.15 sides: a die cut from there is shrunk by
+# at most two, and a die smaller than this is enlarged).
+CROP_SIDE = 28.0
+
+
+class Pyramid:
+    """A picture and its halves, each made from the one before when first asked for."""
+
+    def __init__(self, bgr: np.ndarray) -> None:
+        self._levels = [bgr]
+
+    def level(self, k: int) -> np.ndarray:
+        """The picture halved ``k`` times (pixel (x, y) of level k is (x, y)·2^k of the picture).
+
+        An odd last row or column is dropped before halving, so each step is an exact 2×2 mean
+        (OpenCV's fast path) and coordinates scale by exactly two."""
+        while len(self._levels) <= k:
+            img = self._levels[-1]
+            h, w = img.shape[:2]
+            img = img[: h // 2 * 2, : w // 2 * 2]
+            self._levels.append(cv2.resize(img, (w // 2, h // 2), interpolation=cv2.INTER_AREA))
+        return self._levels[k]
+
+    @property
+    def built(self) -> int:
+        """How many levels exist so far (the picture itself counts): what reading cost."""
+        return len(self._levels)
+
+
+def search_levels(shape: tuple[int, ...], die_box: float | None = None) -> list[int]:
+    """The levels the detector reads on a picture of ``shape``, finest first.
+
+    ``die_box`` is the calibrated die size (upright box, pixels): then one level only.
+    """
+    h, w = shape[:2]
+    if die_box:
+        return [calibrated_level(die_box)]
+    finest = 0
+    while (h >> finest) * (w >> finest) > MAX_SEARCH_PIXELS:
+        finest += 1
+    levels = [finest]
+    # Down to where the whole picture is about one die of the band's largest size.
+    while min(h, w) >> (levels[-1] + 1) >= BAND[1]:
+        levels.append(levels[-1] + 1)
+    return levels
+
+
+def calibrated_level(die_box: float) -> int:
+    """The level on which a die of ``die_box`` pixels is nearest :data:`BAND_MIDDLE`."""
+    return max(0, round(math.log2(die_box / BAND_MIDDLE)))
+
+
+def crop_level(die_box: float) -> int:
+    """The coarsest level on which a die of ``die_box`` (upright box) is still
+    :data:`CROP_SIDE` across."""
+    return max(0, math.floor(math.log2(max(die_box, 1.0) / CROP_SIDE)))
+
+
+def smallest_die(shape: tuple[int, ...]) -> float:
+    """The smallest die (upright box, pixels) found without a calibration on a picture of
+    ``shape``: the band's lower end on the finest level read."""
+    return float(BAND[0] * 2 ** search_levels(shape)[0])
