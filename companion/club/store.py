@@ -184,6 +184,16 @@ class TableRow:
     events: int
 
 
+def new_secret() -> str:
+    """An admin key or a table's token: 32 URL-safe characters, never starting with "-", since
+    people pass them on the command line (``--table-token T``), where argparse would take one
+    that starts with a dash for an option."""
+    while True:
+        secret = secrets.token_urlsafe(24)
+        if not secret.startswith("-"):
+            return secret
+
+
 def digest(secret: str) -> bytes:
     return hashlib.sha256(secret.encode()).digest()
 
@@ -256,7 +266,7 @@ class ClubStore:
 
     def ensure_admin_key(self) -> str | None:
         """A new admin key if the club has none yet (shown once, kept as its digest)."""
-        key = secrets.token_urlsafe(24)
+        key = new_secret()
         with self._pool.connection() as db, db.transaction():
             done = db.execute(
                 "INSERT INTO club_meta VALUES ('admin_key', %s) ON CONFLICT DO NOTHING",
@@ -266,7 +276,7 @@ class ClubStore:
 
     def new_admin_key(self) -> str:
         """Replace the admin key (the old one stops working at once)."""
-        key = secrets.token_urlsafe(24)
+        key = new_secret()
         with self._pool.connection() as db, db.transaction():
             db.execute("INSERT INTO club_meta VALUES ('admin_key', %s) ON CONFLICT (key) "
                        "DO UPDATE SET value = excluded.value", (digest(key).hex(),))
@@ -284,7 +294,7 @@ class ClubStore:
         if not TABLE_NAME.fullmatch(name):
             raise ClubError(f"{name!r} cannot be a table's name: 1 to 40 letters, digits, "
                             "spaces, dots, dashes or underscores")
-        token = secrets.token_urlsafe(24)
+        token = new_secret()
         with self._pool.connection() as db, db.transaction():
             done = db.execute("INSERT INTO club_tables (name, token_sha256) VALUES (%s, %s) "
                               "ON CONFLICT DO NOTHING", (name, digest(token)))
@@ -295,7 +305,7 @@ class ClubStore:
 
     def new_token(self, name: str) -> str:
         """A new token for a table; the old one stops working at once (a lost or stolen Pi)."""
-        token = secrets.token_urlsafe(24)
+        token = new_secret()
         with self._pool.connection() as db, db.transaction():
             done = db.execute("UPDATE club_tables SET token_sha256 = %s WHERE name = %s",
                               (digest(token), name))

@@ -141,3 +141,13 @@ def test_every_reply_carries_the_security_headers_and_the_api_is_not_cached(club
         assert page.headers["X-Content-Type-Options"] == "nosniff"
     with urllib.request.urlopen(club.url + "/api/club/live") as api:
         assert api.headers["Cache-Control"] == "no-store"
+
+
+def test_keys_and_tokens_can_be_typed_after_their_option() -> None:
+    # `--table-token T` and `--admin-key K`: argparse takes a value starting with "-" for an
+    # option, so the club never hands one out (a token_urlsafe starts so once in 64).
+    from companion.club.store import new_secret
+
+    secrets = [new_secret() for _ in range(2000)]
+    assert not [s for s in secrets if s.startswith("-")]
+    assert len(set(secrets)) == 2000 and all(len(s) == 32 for s in secrets)
