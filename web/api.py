@@ -637,7 +637,7 @@ def seat_bot(game_id: str):
                        "a seat nobody has joined")
     level = choice_field(data, "level", tuple(LEVELS), DEFAULT_LEVEL.value)
     dice = choice_field(data, "dice", tuple(d.value for d in BotDice), BotDice.COMPANION.value)
-    ms = int_field(data, "ms", required=False)
+    ms = optional_int_field(data, "ms")
     try:
         seat = BotSeat(name, level, None if ms is None else ms / 1000, BotDice(dice))
     except SeatingError as exc:
