@@ -10,9 +10,10 @@ actions, scores), never a game's internals, so it cannot lean on an engine's sec
 
 from __future__ import annotations
 
+import json
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any, Protocol
 
 from companion.bots.observation import World
@@ -66,6 +67,11 @@ class Knowledge(Protocol):
         ...
 
 
+def _key(action: Action) -> Hashable:
+    """One key per distinct move (its record line): actions need not be hashable."""
+    return json.dumps(action.to_dict(), sort_keys=True, separators=(",", ":"))
+
+
 def random_choice(game: AnyGame, world: World, player: str, rng: random.Random,
                   tries: int = 30) -> Action:
     """The game's own ``random_action`` for ``player`` (it picks whoever the game waits
@@ -85,6 +91,9 @@ def share(values: dict[str, float], player: str, temperature: float) -> float:
     return weights[player] / sum(weights.values())
 
 
+PROPOSALS = 32  # random_action's proposals that make the generic bot's candidate moves
+
+
 class StepsHorizon:
     """Play a fixed number of actions (or to the game's end)."""
 
@@ -97,7 +106,8 @@ class StepsHorizon:
 
 class Generic:
     """Knowledge any game has through the protocol: play by ``random_action``, value by the
-    score as it stands (whom it beats, and by how much), search every legal move."""
+    score as it stands (whom it beats, and by how much), search the moves ``random_action``
+    proposes."""
 
     def __init__(self, game: AnyGame, steps: int = 40) -> None:
         self.game = game
@@ -107,7 +117,23 @@ class Generic:
         return True
 
     def candidates(self, world: World, player: str, legal: Sequence[Action]) -> list[Action]:
-        return list(legal)
+        """The moves the game's own ``random_action`` proposes here, most often first (else
+        every legal move). A random playout always ends a game, while a legal move may lead
+        nowhere: Ca$h 'n Guns lets a gun be re-aimed as often as one likes, and a search that
+        sees no gain in either move could re-aim for ever."""
+        counts: dict[Hashable, int] = {}
+        moves: dict[Hashable, Action] = {}
+        allowed = {_key(a) for a in legal}
+        rng = random.Random(len(legal))  # the same moves from the same world: no rng is fair
+        for _ in range(PROPOSALS):
+            action: Action = self.game.random_action(world, rng)
+            key = _key(action)
+            if action.player == player and key in allowed:
+                counts[key] = counts.get(key, 0) + 1
+                moves[key] = action
+        if not moves:
+            return list(legal)
+        return [moves[k] for k in sorted(moves, key=lambda k: -counts[k])]
 
     def policy(self, world: World, player: str, rng: random.Random) -> Action:
         return random_choice(self.game, world, player, rng)

@@ -170,7 +170,9 @@ def scramble(state: State, viewer: str | None, rng: random.Random) -> State:
     players = list(state.players)
     if state.cards is CardsMode.COMPANION:
         others = [i for i in range(len(players)) if i != me]
-        unseen = list(state.deck) + [v for i in others for v in players[i].hand]
+        # Sorted first: the world drawn must not depend on the true order (a bot given the
+        # same random numbers draws the same world whatever the others hold).
+        unseen = sorted([*state.deck, *(v for i in others for v in players[i].hand)])
         rng.shuffle(unseen)
         deck, unseen = tuple(unseen[:len(state.deck)]), unseen[len(state.deck):]
         for i in others:

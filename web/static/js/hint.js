@@ -12,6 +12,11 @@ export class Hint {
     this.off = false;    // the table said no: the button goes away
   }
 
+  /* What the card shows, for a page that redraws only what changed. */
+  state() {
+    return [this.asking, this.off, this.shown && this.shown.seq, this.shown && this.shown.action];
+  }
+
   /* The hint card while the viewer has a choice to make, or null. */
   card(pic) {
     if (this.off || pic.status !== "active" || pic.scores || (pic.choices || []).length < 2) return null;

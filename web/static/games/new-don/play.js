@@ -103,7 +103,7 @@ export function start(page) {
     // the buttons in place, so a tap pressed meanwhile still lands.
     const mine = pic.view.players.find((p) => p.name === me);
     fillIf("cards", [dice, selected, pic.choices, pic.can_undo, Boolean(pic.scores), pic.view.phase,
-      pic.view.offer, mine && mine.favor], () => cards(pic, dice));
+      pic.view.offer, mine && mine.favor, hint.state()], () => cards(pic, dice));
     fill("standing", pic.scores ? null : [winnerLine(pic.view.standing, { running: true }), scoreChart(pic.view.standing, pic.view, board)]);
     fill("others", familiesBox(pic.view, me));
     if (board) drawBoard(document.getElementById("board"), board, pic.view, { stacked: narrow() });
