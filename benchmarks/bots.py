@@ -78,12 +78,18 @@ def one_game(job: tuple[str, int, bool]) -> dict[str, Any]:
     assert last is not None and rules.is_over(last)
     scores = rules.score(last)
     return {
-        "pairing": pairing, "game": index, "timed": timed,
+        "pairing": pairing,
+        "game": index,
+        "timed": timed,
         "kinds": dict(zip(names, kinds, strict=True)),
-        "winners": scores["winners"], "totals": scores["totals"],
+        "winners": scores["winners"],
+        "totals": scores["totals"],
         "seconds": round(time.process_time() - began, 3),  # CPU time: the machine is shared
-        "moves": {name: [round(s, 5) for s in seats[name].seconds]
-                  for name, kind in zip(names, kinds, strict=True) if kind in LEVELS},
+        "moves": {
+            name: [round(s, 5) for s in seats[name].seconds]
+            for name, kind in zip(names, kinds, strict=True)
+            if kind in LEVELS
+        },
     }
 
 
@@ -124,25 +130,30 @@ def report(results: list[dict[str, Any]], pairings: list[str], timed: bool) -> N
         for kind in dict.fromkeys(PAIRINGS[pairing]):
             n = seats[kind]
             low, high = wilson(wins[kind], n)
-            print(f"{pairing:<20} {kind:<9} {n:>5} {wins[kind]:>7.1f} {wins[kind] / n:>8.1%}"
-                  f"   {low:.1%}-{high:.1%}")
+            print(
+                f"{pairing:<20} {kind:<9} {n:>5} {wins[kind]:>7.1f} {wins[kind] / n:>8.1%}"
+                f"   {low:.1%}-{high:.1%}"
+            )
         hours = sum(r["seconds"] for r in games) / 3600
         print(f"{'':<20} ({len(games)} games, {hours:.2f} h of one core)")
     print("\ntime per move (moves with a choice), one core:")
     for kind in LEVELS:
         moves = times.get(kind)
         if moves:
-            print(f"  {kind:<9} mean {statistics.mean(moves) * 1000:6.1f} ms, "
-                  f"p50 {pct(moves, 0.5) * 1000:6.1f} ms, p95 {pct(moves, 0.95) * 1000:6.1f} ms, "
-                  f"max {max(moves) * 1000:6.1f} ms  ({len(moves)} moves)")
+            print(
+                f"  {kind:<9} mean {statistics.mean(moves) * 1000:6.1f} ms, "
+                f"p50 {pct(moves, 0.5) * 1000:6.1f} ms, p95 {pct(moves, 0.95) * 1000:6.1f} ms, "
+                f"max {max(moves) * 1000:6.1f} ms  ({len(moves)} moves)"
+            )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1000, help="games per pairing")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
-    parser.add_argument("--pairings", default=",".join(DEFAULT),
-                        help=f"comma-separated, of: {', '.join(PAIRINGS)}")
+    parser.add_argument(
+        "--pairings", default=",".join(DEFAULT), help=f"comma-separated, of: {', '.join(PAIRINGS)}"
+    )
     parser.add_argument("--results", default=str(ROOT / "benchmarks" / "results" / "bots.jsonl"))
     parser.add_argument("--timed", action="store_true", help="bots also keep their time caps")
     parser.add_argument("--report", action="store_true", help="print the table, play nothing")
@@ -156,8 +167,12 @@ def main() -> int:
     results = load(path)
     done = {(r["pairing"], r["game"], r["timed"]) for r in results}
     # Game by game across the pairings: a run stopped early has a little of each.
-    jobs = [(p, i, args.timed) for i in range(args.games) for p in pairings
-            if (p, i, args.timed) not in done]
+    jobs = [
+        (p, i, args.timed)
+        for i in range(args.games)
+        for p in pairings
+        if (p, i, args.timed) not in done
+    ]
     if jobs and not args.report:
         print(f"{len(jobs)} games to play ({len(done)} already in {path})", file=sys.stderr)
         with path.open("a", encoding="utf-8") as out, multiprocessing.Pool(args.jobs) as pool:

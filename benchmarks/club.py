@@ -72,10 +72,27 @@ class ClubProcess:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion", "club", "serve", "--db", self.db, "--host",
-             "127.0.0.1", "--port", "0", "--threads", "64"],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            [
+                sys.executable,
+                "-m",
+                "companion",
+                "club",
+                "serve",
+                "--db",
+                self.db,
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--threads",
+                "64",
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
             if "http://127.0.0.1:" in line:
@@ -180,8 +197,7 @@ class Table:
         if live:
             return live[0].id
         kind, low, high = self.rng.choice(GAMES)
-        game = self.service.create_game(random_setup(self.rng.randint(low, high),
-                                                     game_id=kind))
+        game = self.service.create_game(random_setup(self.rng.randint(low, high), game_id=kind))
         self.durable[(game.id, 0)] = time.time()
         return game.id
 
@@ -193,8 +209,9 @@ class Table:
                 self.service.undo(game.id, actor="host", expected_seq=game.seq)
             else:
                 action = game.rules.random_action(game.state, self.rng)
-                self.service.submit(game.id, action, actor=f"player:{action.player}",
-                                    expected_seq=game.seq)
+                self.service.submit(
+                    game.id, action, actor=f"player:{action.player}", expected_seq=game.seq
+                )
         except Refused:
             return
         self.moves.append((time.time(), time.perf_counter() - start))
@@ -289,8 +306,16 @@ def play_offline(tables: list[Table], moves: int) -> None:
         t.join()
 
 
-def run(pg: LocalPostgres, n: int, rate: float, seconds: float, faults: bool, seed: int,
-        work: Path, offline_moves: int = 0) -> Result:
+def run(
+    pg: LocalPostgres,
+    n: int,
+    rate: float,
+    seconds: float,
+    faults: bool,
+    seed: int,
+    work: Path,
+    offline_moves: int = 0,
+) -> Result:
     """One run: ``n`` tables playing at ``rate`` for ``seconds`` (with ``faults``, or not);
     or, with ``offline_moves``, every table playing that many moves with its link cut, then
     the whole hall back online at once."""
@@ -315,8 +340,13 @@ def run(pg: LocalPostgres, n: int, rate: float, seconds: float, faults: bool, se
     tables = []
     for name, token in tokens.items():
         service = TableService(work / db_name / name)
-        table = Table(name, service, ClubSync(service, links[name].url, token), links[name],
-                      random.Random(rng.random()))
+        table = Table(
+            name,
+            service,
+            ClubSync(service, links[name].url, token),
+            links[name],
+            random.Random(rng.random()),
+        )
         service.subscribe(table.on_event)
         table.sync.start()
         tables.append(table)
@@ -324,10 +354,14 @@ def run(pg: LocalPostgres, n: int, rate: float, seconds: float, faults: bool, se
     stop = threading.Event()
     helpers = []
     if faults:
-        helpers = [threading.Thread(target=cut_links, args=(tables, stop, random.Random(seed)),
-                                    daemon=True),
-                   threading.Thread(target=kill_club, args=(club, stop, random.Random(seed + 1)),
-                                    daemon=True)]
+        helpers = [
+            threading.Thread(
+                target=cut_links, args=(tables, stop, random.Random(seed)), daemon=True
+            ),
+            threading.Thread(
+                target=kill_club, args=(club, stop, random.Random(seed + 1)), daemon=True
+            ),
+        ]
     for h in helpers:
         h.start()
     started = time.time()
@@ -349,22 +383,29 @@ def run(pg: LocalPostgres, n: int, rate: float, seconds: float, faults: bool, se
     deadline = time.monotonic() + 300
     for table in tables:
         if not table.sync.wait_synced(max(1.0, deadline - time.monotonic())):
-            print(f"  {table.name}: not synced after the run ({table.sync.pending()} events "
-                  f"waiting: {table.sync.state.last_error})")
+            print(
+                f"  {table.name}: not synced after the run ({table.sync.pending()} events "
+                f"waiting: {table.sync.state.last_error})"
+            )
     synced = time.time() - started
     club_cpu, pg_used = club.total_cpu() - club_start, pg_cpu.total() - pg_start
     pg_cpu.stop()
 
     with psycopg.connect(url) as db:
-        rows = db.execute("SELECT table_name, game_id, seq, kind, actor, payload::text, "
-                          "idem_key, created_at, extract(epoch FROM received_at) "
-                          "FROM club_events").fetchall()
-        peak = db.execute("SELECT count(*) FROM club_events GROUP BY "
-                          "date_trunc('second', received_at) ORDER BY 1 DESC LIMIT 1"
-                          ).fetchone()
-        span = db.execute("SELECT extract(epoch FROM max(received_at) - min(received_at)) "
-                          "FROM club_events WHERE received_at > to_timestamp(%s)",
-                          (started,)).fetchone()
+        rows = db.execute(
+            "SELECT table_name, game_id, seq, kind, actor, payload::text, "
+            "idem_key, created_at, extract(epoch FROM received_at) "
+            "FROM club_events"
+        ).fetchall()
+        peak = db.execute(
+            "SELECT count(*) FROM club_events GROUP BY "
+            "date_trunc('second', received_at) ORDER BY 1 DESC LIMIT 1"
+        ).fetchone()
+        span = db.execute(
+            "SELECT extract(epoch FROM max(received_at) - min(received_at)) "
+            "FROM club_events WHERE received_at > to_timestamp(%s)",
+            (started,),
+        ).fetchone()
     received = {}
     duplicated = 0
     for r in rows:
@@ -385,7 +426,12 @@ def run(pg: LocalPostgres, n: int, rate: float, seconds: float, faults: bool, se
                     lost += 1
                     continue
                 if (row[3], row[4], json.loads(row[5]), row[6], row[7]) != (
-                        e.kind, e.actor, e.payload, e.idem_key, e.created_at):
+                    e.kind,
+                    e.actor,
+                    e.payload,
+                    e.idem_key,
+                    e.created_at,
+                ):
                     differing += 1
                 made = table.durable.get((game.id, e.seq))
                 if made is None:
@@ -399,12 +445,32 @@ def run(pg: LocalPostgres, n: int, rate: float, seconds: float, faults: bool, se
                 else:
                     lag_clean.append(lag)
     moves = [d for t in tables for _, d in t.moves]
-    in_cut = [d for t in tables for when, d in t.moves
-              if any(a <= when <= b for a, b in t.cuts + club.down)]
-    result = Result(n, played, events, lost, duplicated, differing, lag_clean, lag_all,
-                    lag_fault, moves, in_cut, club_cpu, pg_used, int(peak[0]) if peak else 0,
-                    sum(len(t.cuts) for t in tables), club.kills, synced,
-                    float(span[0]) if span and span[0] is not None else 0.0)
+    in_cut = [
+        d
+        for t in tables
+        for when, d in t.moves
+        if any(a <= when <= b for a, b in t.cuts + club.down)
+    ]
+    result = Result(
+        n,
+        played,
+        events,
+        lost,
+        duplicated,
+        differing,
+        lag_clean,
+        lag_all,
+        lag_fault,
+        moves,
+        in_cut,
+        club_cpu,
+        pg_used,
+        int(peak[0]) if peak else 0,
+        sum(len(t.cuts) for t in tables),
+        club.kills,
+        synced,
+        float(span[0]) if span and span[0] is not None else 0.0,
+    )
     for table in tables:
         table.sync.stop()
         table.service.close()
@@ -420,40 +486,58 @@ def ms(values: list[float], q: float) -> str:
 def report(r: Result, title: str) -> None:
     played = f"{r.seconds:.0f} s, " if r.seconds >= 1 else ""
     print(f"\n{title}: {r.tables} tables, {played}{r.events} events")
-    print(f"  lost {r.lost}, duplicated {r.duplicated}, differing {r.differing}"
-          + (f"; {r.cuts} link cuts, club server killed {r.kills} times" if r.kills or r.cuts
-             else ""))
+    print(
+        f"  lost {r.lost}, duplicated {r.duplicated}, differing {r.differing}"
+        + (f"; {r.cuts} link cuts, club server killed {r.kills} times" if r.kills or r.cuts else "")
+    )
     if r.lag_clean:
-        print(f"  sync lag, link up:    p50 {ms(r.lag_clean, 0.5)}, p99 "
-              f"{ms(r.lag_clean, 0.99)} ({len(r.lag_clean)} events)")
+        print(
+            f"  sync lag, link up:    p50 {ms(r.lag_clean, 0.5)}, p99 "
+            f"{ms(r.lag_clean, 0.99)} ({len(r.lag_clean)} events)"
+        )
     if r.lag_fault:
-        print(f"  sync lag, a fault:    p50 {ms(r.lag_fault, 0.5)}, p99 "
-              f"{ms(r.lag_fault, 0.99)}, max {max(r.lag_fault):.1f} s ({len(r.lag_fault)} "
-              "events made during or just after a cut or a kill)")
-    print(f"  a move at the table:  p50 {ms(r.moves, 0.5)}, p99 {ms(r.moves, 0.99)}"
-          + (f"; during a fault p99 {ms(r.moves_in_cut, 0.99)}" if r.moves_in_cut else ""))
+        print(
+            f"  sync lag, a fault:    p50 {ms(r.lag_fault, 0.5)}, p99 "
+            f"{ms(r.lag_fault, 0.99)}, max {max(r.lag_fault):.1f} s ({len(r.lag_fault)} "
+            "events made during or just after a cut or a kill)"
+        )
+    print(
+        f"  a move at the table:  p50 {ms(r.moves, 0.5)}, p99 {ms(r.moves, 0.99)}"
+        + (f"; during a fault p99 {ms(r.moves_in_cut, 0.99)}" if r.moves_in_cut else "")
+    )
     if r.synced and r.span and r.seconds < 1:  # the hall back online
-        print(f"  every table synced {r.synced:.1f} s after the links came back; the club "
-              f"took {r.events} rows in {r.span:.1f} s: {r.events / r.span:.0f} rows/s, peak "
-              f"{r.peak_rows} rows in one second")
+        print(
+            f"  every table synced {r.synced:.1f} s after the links came back; the club "
+            f"took {r.events} rows in {r.span:.1f} s: {r.events / r.span:.0f} rows/s, peak "
+            f"{r.peak_rows} rows in one second"
+        )
     else:
-        print(f"  PostgreSQL: {r.events / r.seconds:.0f} rows/s on average, peak "
-              f"{r.peak_rows} rows in one second")
+        print(
+            f"  PostgreSQL: {r.events / r.seconds:.0f} rows/s on average, peak "
+            f"{r.peak_rows} rows in one second"
+        )
     per = 1000 / max(1, r.events)
-    print(f"  CPU: club server {r.club_cpu:.1f} s ({r.club_cpu * per:.2f} s per 1000 events), "
-          f"PostgreSQL {r.pg_cpu:.1f} s ({r.pg_cpu * per:.2f} s per 1000 events)")
+    print(
+        f"  CPU: club server {r.club_cpu:.1f} s ({r.club_cpu * per:.2f} s per 1000 events), "
+        f"PostgreSQL {r.pg_cpu:.1f} s ({r.pg_cpu * per:.2f} s per 1000 events)"
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--minutes", type=float, default=2.0, help="of the faulty day")
     parser.add_argument("--rate", type=float, default=1.0, help="moves per table per second")
     parser.add_argument("--scaling", default="10,30,100", help="table counts, no faults")
     parser.add_argument("--scaling-seconds", type=float, default=30)
-    parser.add_argument("--offline-moves", type=int, default=60,
-                        help="moves each table plays cut off before the hall comes back online")
+    parser.add_argument(
+        "--offline-moves",
+        type=int,
+        default=60,
+        help="moves each table plays cut off before the hall comes back online",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     # Every cut is a warning from each table's sync ("backup paused"): expected here.
@@ -462,30 +546,34 @@ def main() -> None:
     folder = private_folder("club-bench-pg-")
     pg = LocalPostgres(folder, random.randint(20000, 60000))
     pg.start(durable=True)
-    print(f"PostgreSQL {psycopg.connect(pg.url).info.server_version} with fsync on; tables' "
-          f"logs in {tempfile.gettempdir()}")
+    print(
+        f"PostgreSQL {psycopg.connect(pg.url).info.server_version} with fsync on; tables' "
+        f"logs in {tempfile.gettempdir()}"
+    )
     try:
         with tempfile.TemporaryDirectory(prefix="club-bench-") as tmp:
             work = Path(tmp)
             faulty = run(pg, args.tables, args.rate, args.minutes * 60, True, args.seed, work)
             report(faulty, "A convention day with faults")
             if args.offline_moves:
-                hall = run(pg, args.tables, args.rate, 0, False, args.seed, work,
-                           args.offline_moves)
+                hall = run(
+                    pg, args.tables, args.rate, 0, False, args.seed, work, args.offline_moves
+                )
                 report(hall, "The hall's network down, then back")
             scaling = []
             for n in [int(x) for x in args.scaling.split(",") if x]:
-                scaling.append(run(pg, n, args.rate, args.scaling_seconds, False,
-                                   args.seed, work))
+                scaling.append(run(pg, n, args.rate, args.scaling_seconds, False, args.seed, work))
                 report(scaling[-1], "Steady")
             if scaling:
                 print("\nHow the cost grows (no faults):")
                 print("  tables  events/s  lag p50  lag p99  club CPU/1000 ev  PG CPU/1000 ev")
                 for r in scaling:
                     per = 1000 / max(1, r.events)
-                    print(f"  {r.tables:>6}  {r.events / r.seconds:>8.0f}  "
-                          f"{ms(r.lag_clean, 0.5):>7}  {ms(r.lag_clean, 0.99):>7}  "
-                          f"{r.club_cpu * per:>15.2f} s  {r.pg_cpu * per:>13.2f} s")
+                    print(
+                        f"  {r.tables:>6}  {r.events / r.seconds:>8.0f}  "
+                        f"{ms(r.lag_clean, 0.5):>7}  {ms(r.lag_clean, 0.99):>7}  "
+                        f"{r.club_cpu * per:>15.2f} s  {r.pg_cpu * per:>13.2f} s"
+                    )
     finally:
         pg.destroy()
 

@@ -46,14 +46,19 @@ def machine() -> str:
 
 def decode_throughput() -> None:
     cases = {
-        "Pixels advert (manufacturer data)": (pixels.decode_manufacturer_data,
-                                              bytes.fromhex("06 21 01 04 cd")),
+        "Pixels advert (manufacturer data)": (
+            pixels.decode_manufacturer_data,
+            bytes.fromhex("06 21 01 04 cd"),
+        ),
         "Pixels RollState": (pixels.decode_message, bytes.fromhex("03 01 04")),
-        "Pixels IAmADie (legacy)": (pixels.decode_message, bytes.fromhex(
-            "02 14 0b 00 12 a6 be b3 5a 8a f0 06 30 1e 17 87 88 64 01 05 4f 00")),
+        "Pixels IAmADie (legacy)": (
+            pixels.decode_message,
+            bytes.fromhex("02 14 0b 00 12 a6 be b3 5a 8a f0 06 30 1e 17 87 88 64 01 05 4f 00"),
+        ),
         "GoDice S + face from vector": (
             lambda d: godice.face_from_vector(godice.decode_notification(d).vector),
-            bytes.fromhex("53 05 3c f6")),
+            bytes.fromhex("53 05 3c f6"),
+        ),
     }
     for name, (decode, data) in cases.items():
         n = 50_000
@@ -70,8 +75,7 @@ def settle_to_action(rolls: int = 100) -> list[float]:
         assignment.assign(DieRef("pixels", die_id_of(0x7000 + i)), owner)
     done = threading.Event()
     stamp: list[float] = []
-    hub = DiceHub(assignment, on_action=lambda a: (stamp.append(time.perf_counter()),
-                                                   done.set()))
+    hub = DiceHub(assignment, on_action=lambda a: (stamp.append(time.perf_counter()), done.set()))
     radio = BleRadio(scanner_backend=air.scanner_backend, client_backend=air.client_backend)
     PixelsSource(radio, hub.feed)
     radio.start()
@@ -120,8 +124,10 @@ def main() -> None:
     times.sort()
     p50 = statistics.median(times)
     p99 = times[int(len(times) * 0.99) - 1]
-    print(f"settle advert -> engine action, 33 Pixels advertising, {len(times)} rolls: "
-          f"p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {times[-1]:.2f} ms (target < 10 ms)")
+    print(
+        f"settle advert -> engine action, 33 Pixels advertising, {len(times)} rolls: "
+        f"p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {times[-1]:.2f} ms (target < 10 ms)"
+    )
 
 
 if __name__ == "__main__":

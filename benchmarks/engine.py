@@ -45,11 +45,15 @@ def bench_random_games(games: int) -> list[float]:
             applies.append(time.perf_counter() - t0)
             total_actions += 1
     wall = time.perf_counter() - start
-    print(f"random games: {games} games, {total_actions} actions, "
-          f"{total_actions / sum(applies):,.0f} actions/s through apply "
-          f"({total_actions / wall:,.0f}/s including the random players)")
-    print(f"apply: p50 {ms(pct(applies, 0.5))}, p99 {ms(pct(applies, 0.99))}, "
-          f"max {ms(max(applies))}   (target p99 < 1 ms)")
+    print(
+        f"random games: {games} games, {total_actions} actions, "
+        f"{total_actions / sum(applies):,.0f} actions/s through apply "
+        f"({total_actions / wall:,.0f}/s including the random players)"
+    )
+    print(
+        f"apply: p50 {ms(pct(applies, 0.5))}, p99 {ms(pct(applies, 0.99))}, "
+        f"max {ms(max(applies))}   (target p99 < 1 ms)"
+    )
     return applies
 
 
@@ -66,10 +70,23 @@ def busy_resolution_states(count: int) -> list:
         dice = tuple(Die(rng.randint(1, 6)) for _ in range(8))
         tokens = (1,) * len(state.board.favor_spots)
         players = list(state.players)
-        players[seat] = replace(players[seat], dice=dice, favor_tokens=tokens, to_roll=0,
-                                muscle=state.board.muscle_track.number(5), house=8)
-        states.append(replace(state, players=tuple(players), phase=Phase.RESOLUTION,
-                              turn=seat, godfather=godfather))
+        players[seat] = replace(
+            players[seat],
+            dice=dice,
+            favor_tokens=tokens,
+            to_roll=0,
+            muscle=state.board.muscle_track.number(5),
+            house=8,
+        )
+        states.append(
+            replace(
+                state,
+                players=tuple(players),
+                phase=Phase.RESOLUTION,
+                turn=seat,
+                godfather=godfather,
+            )
+        )
     return states
 
 
@@ -81,9 +98,11 @@ def bench_legal_actions(count: int) -> None:
         actions = legal_actions(state, name)
         times.append(time.perf_counter() - t0)
         sizes.append(len(actions))
-    print(f"legal_actions in Resolution with 8 dice and a soldier on every Favor spot: "
-          f"{statistics.mean(sizes):.0f} actions on average; p50 {ms(pct(times, 0.5))}, "
-          f"p99 {ms(pct(times, 0.99))}   (target p99 < 20 ms)")
+    print(
+        f"legal_actions in Resolution with 8 dice and a soldier on every Favor spot: "
+        f"{statistics.mean(sizes):.0f} actions on average; p50 {ms(pct(times, 0.5))}, "
+        f"p99 {ms(pct(times, 0.99))}   (target p99 < 20 ms)"
+    )
 
 
 def bench_replay() -> None:
@@ -96,8 +115,10 @@ def bench_replay() -> None:
             record = parse_record(text)
             replay(record, FILES)
             runs.append(time.perf_counter() - t0)
-        print(f"replay {name} ({len(record.actions)} actions, parse included): "
-              f"median {ms(statistics.median(runs))}, worst {ms(max(runs))}   (target < 100 ms)")
+        print(
+            f"replay {name} ({len(record.actions)} actions, parse included): "
+            f"median {ms(statistics.median(runs))}, worst {ms(max(runs))}   (target < 100 ms)"
+        )
 
 
 def main() -> None:

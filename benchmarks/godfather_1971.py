@@ -44,7 +44,7 @@ def positions(count: int, seed: int = 1) -> tuple[list, list]:
             continue
         verdict = check(PARK_WEST, state, 0)
         (survive if verdict.controls else breaks).append(state)
-    return survive[:count // 2], breaks[:count // 2]
+    return survive[: count // 2], breaks[: count // 2]
 
 
 def timed(states: list, exhaustive: bool, repeat: int = 3) -> list[float]:
@@ -66,8 +66,10 @@ def timed(states: list, exhaustive: bool, repeat: int = 3) -> list[float]:
 
 def report(label: str, times: list[float]) -> None:
     ms = [t * 1000 for t in times]
-    print(f"  {label:<34} p50 {statistics.median(ms):7.2f} ms   p99 {pct(ms, 0.99):7.2f} ms"
-          f"   max {max(ms):7.2f} ms   ({len(ms)} positions)")
+    print(
+        f"  {label:<34} p50 {statistics.median(ms):7.2f} ms   p99 {pct(ms, 0.99):7.2f} ms"
+        f"   max {max(ms):7.2f} ms   ({len(ms)} positions)"
+    )
 
 
 def main() -> None:
@@ -82,8 +84,10 @@ def main() -> None:
     report("every empty position, survives", timed(survive[:40], True))
     report("every empty position, breaks", timed(breaks[:40], True))
     worst = max(timed(survive, False) + timed(breaks, False))
-    print(f"target: under 100 ms; the slowest position here {worst * 1000:.2f} ms: "
-          + ("met" if worst < 0.1 else "NOT MET"))
+    print(
+        f"target: under 100 ms; the slowest position here {worst * 1000:.2f} ms: "
+        + ("met" if worst < 0.1 else "NOT MET")
+    )
 
 
 if __name__ == "__main__":

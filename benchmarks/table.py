@@ -65,28 +65,37 @@ def main() -> None:
             seq = 0
             for i, action in enumerate(record[1:]):
                 t0 = time.perf_counter()
-                seq = service.submit(game.id, action, actor="host", expected_seq=seq,
-                                     key=f"{seed}-{i}").seq
+                seq = service.submit(
+                    game.id, action, actor="host", expected_seq=seq, key=f"{seed}-{i}"
+                ).seq
                 latencies.append(time.perf_counter() - t0)
                 total += 1
         wall = time.perf_counter() - start
         service.close()
-        print(f"accepted {total} actions in {args.games} six-player games: "
-              f"{total / wall:,.0f} actions/s, durable (one fsync each), "
-              f"{views:,} player views published")
-        print(f"accept + store + publish: p50 {pct(latencies, 0.5) * 1000:.2f} ms, "
-              f"p99 {pct(latencies, 0.99) * 1000:.2f} ms, max {max(latencies) * 1000:.2f} ms"
-              "   (target p99 < 5 ms here)")
+        print(
+            f"accepted {total} actions in {args.games} six-player games: "
+            f"{total / wall:,.0f} actions/s, durable (one fsync each), "
+            f"{views:,} player views published"
+        )
+        print(
+            f"accept + store + publish: p50 {pct(latencies, 0.5) * 1000:.2f} ms, "
+            f"p99 {pct(latencies, 0.99) * 1000:.2f} ms, max {max(latencies) * 1000:.2f} ms"
+            "   (target p99 < 5 ms here)"
+        )
         f50, f99 = fsync_floor(data)
-        print(f"this disk's floor, one write + fsync: p50 {f50 * 1000:.2f} ms, "
-              f"p99 {f99 * 1000:.2f} ms (every durable accept pays it once)")
+        print(
+            f"this disk's floor, one write + fsync: p50 {f50 * 1000:.2f} ms, "
+            f"p99 {f99 * 1000:.2f} ms (every durable accept pays it once)"
+        )
         restarts = []
         for _ in range(5):
             t0 = time.perf_counter()
             TableService(data).close()
             restarts.append(time.perf_counter() - t0)
-        print(f"restart with {args.games} finished six-player games ({total} actions) on disk: "
-              f"median {statistics.median(restarts) * 1000:.0f} ms   (target < 1 s)")
+        print(
+            f"restart with {args.games} finished six-player games ({total} actions) on disk: "
+            f"median {statistics.median(restarts) * 1000:.0f} ms   (target < 1 s)"
+        )
 
 
 if __name__ == "__main__":

@@ -60,26 +60,42 @@ BIG = (4032, 3024)  # a 12-megapixel phone photo
 TARGETS = "targets: >= 97% read right on every rig (none below 95%), < 2% wrong, < 1% phantom"
 
 
-def is_current(info: dict[str, Any], trained_on: dict[str, int], steps: int = DETECTOR_STEPS,
-               face_steps: int = FACE_STEPS, seed: int = 0) -> bool:
+def is_current(
+    info: dict[str, Any],
+    trained_on: dict[str, int],
+    steps: int = DETECTOR_STEPS,
+    face_steps: int = FACE_STEPS,
+    seed: int = 0,
+) -> bool:
     """Whether a rig's networks were trained on exactly ``trained_on`` (rig: photos) by
     today's recipe (steps, jitter, crop placing, drawn dice, widths, band) from ``seed``, so
     a stale network, or one that saw the rig it reads, is never scored."""
-    return (info.get("trained_on") == trained_on
-            and info.get("steps") == steps and info.get("face_steps") == face_steps
-            and info.get("seed", 0) == seed
-            and all(info.get(k) == v for k, v in recipe().items()))
+    return (
+        info.get("trained_on") == trained_on
+        and info.get("steps") == steps
+        and info.get("face_steps") == face_steps
+        and info.get("seed", 0) == seed
+        and all(info.get(k) == v for k, v in recipe().items())
+    )
 
 
-def differences(info: dict[str, Any], steps: int = DETECTOR_STEPS,
-                face_steps: int = FACE_STEPS, seed: int = 0) -> list[str]:
+def differences(
+    info: dict[str, Any], steps: int = DETECTOR_STEPS, face_steps: int = FACE_STEPS, seed: int = 0
+) -> list[str]:
     """What in a network's record differs from today's recipe (and steps and seed), by name."""
     today = {"steps": steps, "face_steps": face_steps, "seed": seed, **recipe()}
     return [k for k, v in today.items() if info.get(k, 0 if k == "seed" else None) != v]
 
 
-def cached(held: Rig, others: list[Rig], models: Path, steps: int, face_steps: int,
-           seed: int, any_recipe: bool) -> tuple[Path, list[str]] | None:
+def cached(
+    held: Rig,
+    others: list[Rig],
+    models: Path,
+    steps: int,
+    face_steps: int,
+    seed: int,
+    any_recipe: bool,
+) -> tuple[Path, list[str]] | None:
     """The cached networks that may read ``held`` and what in their recipe differs from
     today's (nothing, unless ``any_recipe``), or None. Networks that saw ``held``, or that
     were trained on other photos of the other rigs, are never taken."""
@@ -95,20 +111,47 @@ def cached(held: Rig, others: list[Rig], models: Path, steps: int, face_steps: i
     return (path, differences(info, steps, face_steps, seed)) if any_recipe else None
 
 
-def rig_model(held: Rig, others: list[Rig], python: str, steps: int, face_steps: int,
-              retrain: bool, models: Path, seed: int = 0) -> Path:
+def rig_model(
+    held: Rig,
+    others: list[Rig],
+    python: str,
+    steps: int,
+    face_steps: int,
+    retrain: bool,
+    models: Path,
+    seed: int = 0,
+) -> Path:
     """The networks that read ``held``: trained on ``others`` only (reused when built)."""
     path = models / held.name
     trained_on = rig_sizes(others)
     if not retrain and cached(held, others, models, steps, face_steps, seed, False):
         return path
-    print(f"{held.name}: training on {', '.join(trained_on)} ({steps} and {face_steps} "
-          f"steps, seed {seed})...", file=sys.stderr, flush=True)
+    print(
+        f"{held.name}: training on {', '.join(trained_on)} ({steps} and {face_steps} "
+        f"steps, seed {seed})...",
+        file=sys.stderr,
+        flush=True,
+    )
     t0 = time.time()
-    subprocess.run([python, "-m", "vision.train", *(str(r.folder) for r in others),
-                    "--out", str(path), "--steps", str(steps), "--face-steps", str(face_steps),
-                    "--seed", str(seed)],
-                   cwd=ROOT, check=True, env=os.environ | {"OMP_NUM_THREADS": "1"})
+    subprocess.run(
+        [
+            python,
+            "-m",
+            "vision.train",
+            *(str(r.folder) for r in others),
+            "--out",
+            str(path),
+            "--steps",
+            str(steps),
+            "--face-steps",
+            str(face_steps),
+            "--seed",
+            str(seed),
+        ],
+        cwd=ROOT,
+        check=True,
+        env=os.environ | {"OMP_NUM_THREADS": "1"},
+    )
     minutes = (time.time() - t0) / 60
     print(f"{held.name}: trained in {minutes:.0f} min", file=sys.stderr)
     (path / "train_minutes.txt").write_text(f"{minutes:.1f}\n")
@@ -138,7 +181,7 @@ def big_photo_ms(models: Path, rig: Rig, n: int = 8) -> tuple[float, float, int]
         assert img is not None, name
         h, w = img.shape[:2]
         top = (h - w * 3 // 4) // 2
-        big = cv2.resize(img[top:top + w * 3 // 4], BIG, interpolation=cv2.INTER_CUBIC)
+        big = cv2.resize(img[top : top + w * 3 // 4], BIG, interpolation=cv2.INTER_CUBIC)
         reader.read(big)  # networks loaded, caches warm, as in the companion
         t0, c0 = time.perf_counter(), time.process_time()
         dice += sum(d.value is not None for d in reader.read(big))
@@ -153,9 +196,11 @@ def percent(k: int, n: int) -> str:
 
 def table(rows: list[tuple[str, Score, Score, Score]]) -> str:
     """The leave-one-rig-out table: per rig and pooled, network, calibrated, baseline."""
-    head = (f"{'rig (held out)':18}{'dice':>6}{'right':>8}{'95% interval':>14}{'wrong':>8}"
-            f"{'unsure':>8}{'missed':>8}{'phantom':>9}{'ms':>8}{'cpu':>7}"
-            f"{'calibrated':>12}{'baseline':>10}")
+    head = (
+        f"{'rig (held out)':18}{'dice':>6}{'right':>8}{'95% interval':>14}{'wrong':>8}"
+        f"{'unsure':>8}{'missed':>8}{'phantom':>9}{'ms':>8}{'cpu':>7}"
+        f"{'calibrated':>12}{'baseline':>10}"
+    )
     lines = [head]
     for name, s, cal, base in rows:
         lo, hi = wilson(s.right, s.labelled)
@@ -165,54 +210,85 @@ def table(rows: list[tuple[str, Score, Score, Score]]) -> str:
             f"{percent(s.abstained, s.labelled):>8}{percent(s.missed, s.labelled):>8}"
             f"{percent(s.phantom, s.labelled):>9}{s.ms_per_image:>8.1f}"
             f"{s.cpu_ms_per_image:>7.1f}"
-            f"{percent(cal.right, cal.labelled):>12}{percent(base.right, base.labelled):>10}")
+            f"{percent(cal.right, cal.labelled):>12}{percent(base.right, base.labelled):>10}"
+        )
     return "\n".join(lines)
 
 
 def machine() -> str:
     """The machine the figures were measured on, for the report."""
     info = Path("/proc/cpuinfo")
-    names = [line.split(":", 1)[1].strip() for line in
-             (info.read_text().splitlines() if info.exists() else [])
-             if line.startswith("model name")]
+    names = [
+        line.split(":", 1)[1].strip()
+        for line in (info.read_text().splitlines() if info.exists() else [])
+        if line.startswith("model name")
+    ]
     cpu = names[0] if names else platform.processor() or "unknown CPU"
-    return (f"{platform.machine()}, {os.cpu_count()} cores ({cpu}), "
-            f"Python {platform.python_version()}")
+    return (
+        f"{platform.machine()}, {os.cpu_count()} cores ({cpu}), Python {platform.python_version()}"
+    )
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--json", action="store_true")
     p.add_argument("--train", action="store_true", help="retrain every rig's networks")
-    p.add_argument("--cached-only", action="store_true",
-                   help="train nothing: read only the rigs whose networks are in --models")
-    p.add_argument("--any-recipe", action="store_true",
-                   help="also read cached networks trained by another recipe (marked, with "
-                        "what differs); never networks that saw the rig they read")
+    p.add_argument(
+        "--cached-only",
+        action="store_true",
+        help="train nothing: read only the rigs whose networks are in --models",
+    )
+    p.add_argument(
+        "--any-recipe",
+        action="store_true",
+        help="also read cached networks trained by another recipe (marked, with "
+        "what differs); never networks that saw the rig they read",
+    )
     p.add_argument("--steps", type=int, default=DETECTOR_STEPS, help="detector training steps")
-    p.add_argument("--face-steps", type=int, default=FACE_STEPS,
-                   help="face classifier training steps")
-    p.add_argument("--python", default=sys.executable,
-                   help="interpreter with PyTorch, to train the networks")
-    p.add_argument("--seed", type=int, default=0,
-                   help="train the networks from this seed (a seed alone moves a rig's "
-                        "figure: judge a change over two)")
-    p.add_argument("--models", type=Path, default=None,
-                   help="folder of the rigs' networks, one subfolder per rig held out "
-                        "(default build/vision-rigs, or build/vision-rigs-seedN for --seed N)")
-    p.add_argument("--datasets", type=Path, default=DATASETS,
-                   help=f"folder holding the rigs' labelled folders (default {DATASETS})")
-    p.add_argument("--rigs", default=None,
-                   help="comma-separated rigs to read (default: all); training still leaves "
-                        "out only the rig read")
-    p.add_argument("--mistakes", metavar="DIR", type=Path,
-                   help="draw every die read wrong, unsure or missed, and every phantom, one "
-                        "picture per rig")
+    p.add_argument(
+        "--face-steps", type=int, default=FACE_STEPS, help="face classifier training steps"
+    )
+    p.add_argument(
+        "--python", default=sys.executable, help="interpreter with PyTorch, to train the networks"
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="train the networks from this seed (a seed alone moves a rig's "
+        "figure: judge a change over two)",
+    )
+    p.add_argument(
+        "--models",
+        type=Path,
+        default=None,
+        help="folder of the rigs' networks, one subfolder per rig held out "
+        "(default build/vision-rigs, or build/vision-rigs-seedN for --seed N)",
+    )
+    p.add_argument(
+        "--datasets",
+        type=Path,
+        default=DATASETS,
+        help=f"folder holding the rigs' labelled folders (default {DATASETS})",
+    )
+    p.add_argument(
+        "--rigs",
+        default=None,
+        help="comma-separated rigs to read (default: all); training still leaves "
+        "out only the rig read",
+    )
+    p.add_argument(
+        "--mistakes",
+        metavar="DIR",
+        type=Path,
+        help="draw every die read wrong, unsure or missed, and every phantom, one picture per rig",
+    )
     args = p.parse_args()
     if args.train and args.cached_only:
         p.error("--train and --cached-only contradict each other")
-    models = args.models or BUILD.with_name(f"{BUILD.name}-seed{args.seed}" if args.seed
-                                            else BUILD.name)
+    models = args.models or BUILD.with_name(
+        f"{BUILD.name}-seed{args.seed}" if args.seed else BUILD.name
+    )
     if not args.datasets.is_dir():
         print(f"error: no data sets at {args.datasets} (--datasets)", file=sys.stderr)
         return 2
@@ -227,18 +303,34 @@ def main() -> int:
     for held, others in leave_one_out(rigs):
         if held.name not in wanted:
             continue
-        found = None if args.train else cached(held, others, models, args.steps,
-                                                args.face_steps, args.seed, args.any_recipe)
+        found = (
+            None
+            if args.train
+            else cached(
+                held, others, models, args.steps, args.face_steps, args.seed, args.any_recipe
+            )
+        )
         if found is None and args.cached_only:
             not_measured.append(held.name)
             continue
         if found is None:
             try:
-                model = rig_model(held, others, args.python, args.steps, args.face_steps,
-                                  args.train, models, args.seed)
+                model = rig_model(
+                    held,
+                    others,
+                    args.python,
+                    args.steps,
+                    args.face_steps,
+                    args.train,
+                    models,
+                    args.seed,
+                )
             except subprocess.CalledProcessError:
-                print(f"error: training for {held.name} failed; --python must name an "
-                      "interpreter with PyTorch (pip install torch==2.13.0)", file=sys.stderr)
+                print(
+                    f"error: training for {held.name} failed; --python must name an "
+                    "interpreter with PyTorch (pip install torch==2.13.0)",
+                    file=sys.stderr,
+                )
                 return 2
             differs: list[str] = []
         else:
@@ -247,9 +339,11 @@ def main() -> int:
         assert held.name not in record["trained_on"]
         name = held.name + ("*" if differs else "")
         if differs:
-            notes.append(f"* {held.name}: networks trained by an older recipe "
-                         f"({record.get('steps')} and {record.get('face_steps')} steps; "
-                         f"differs in {', '.join(differs)})")
+            notes.append(
+                f"* {held.name}: networks trained by an older recipe "
+                f"({record.get('steps')} and {record.get('face_steps')} steps; "
+                f"differs in {', '.join(differs)})"
+            )
         minutes = train_minutes(model)
         if minutes is not None:
             notes.append(f"{held.name}: its fold took {minutes:.0f} min to train")
@@ -259,31 +353,39 @@ def main() -> int:
         first = cv2.imread(str(held.folder / held.photos()[0]))
         assert first is not None, held.photos()[0]
         reader.read(first)  # load the networks before the clock starts, as the companion does
-        scores = (evaluate(held.folder, reader.read),
-                  evaluate(held.folder, calibrated.read),
-                  evaluate(held.folder, partial(read_baseline, die_px=side)))
+        scores = (
+            evaluate(held.folder, reader.read),
+            evaluate(held.folder, calibrated.read),
+            evaluate(held.folder, partial(read_baseline, die_px=side)),
+        )
         for total, sc in zip(pooled, scores, strict=True):
             total.merge(sc)
         rows.append((name, scores[0], scores[1], scores[2]))
-        out[held.name] = {"network": scores[0].as_json(mistakes=False),
-                          "calibrated": scores[1].as_json(mistakes=False),
-                          "baseline": scores[2].as_json(mistakes=False),
-                          "trained_on": record["trained_on"],
-                          "older_recipe": differs, "train_minutes": minutes}
+        out[held.name] = {
+            "network": scores[0].as_json(mistakes=False),
+            "calibrated": scores[1].as_json(mistakes=False),
+            "baseline": scores[2].as_json(mistakes=False),
+            "trained_on": record["trained_on"],
+            "older_recipe": differs,
+            "train_minutes": minutes,
+        }
         print(table(rows[-1:]).splitlines()[1], file=sys.stderr, flush=True)
         if args.mistakes and scores[0].mistakes:
             args.mistakes.mkdir(parents=True, exist_ok=True)
             sheet = args.mistakes / f"{held.name}.jpg"
             cv2.imwrite(str(sheet), mistake_sheet(held.folder, scores[0].mistakes))
     measured = len(rows)
-    rows.append((f"pooled ({measured} rig{'s' if measured != 1 else ''})",
-                 pooled[0], pooled[1], pooled[2]))
+    rows.append(
+        (f"pooled ({measured} rig{'s' if measured != 1 else ''})", pooled[0], pooled[1], pooled[2])
+    )
     big_rig = next((r for r in rigs if r.name == "pxl-tray"), rigs[0])
     big_ms, big_cpu, big_dice = big_photo_ms(SHIPPED, big_rig)
     if args.json:
-        out["pooled"] = {"network": pooled[0].as_json(mistakes=False),
-                         "calibrated": pooled[1].as_json(mistakes=False),
-                         "baseline": pooled[2].as_json(mistakes=False)}
+        out["pooled"] = {
+            "network": pooled[0].as_json(mistakes=False),
+            "calibrated": pooled[1].as_json(mistakes=False),
+            "baseline": pooled[2].as_json(mistakes=False),
+        }
         out["not_measured"] = not_measured
         out["ms_per_12mp_photo"] = round(big_ms, 1)
         out["cpu_ms_per_12mp_photo"] = round(big_cpu, 1)
@@ -295,18 +397,26 @@ def main() -> int:
     for note in notes:
         print(note)
     if not_measured:
-        print(f"not measured (no trained fold in {models}): {', '.join(not_measured)}; "
-              "run without --cached-only to train them")
+        print(
+            f"not measured (no trained fold in {models}): {', '.join(not_measured)}; "
+            "run without --cached-only to train them"
+        )
     net = pooled[0]
-    print(f"(percentages of labelled dice; 'phantom' is found where no die is labelled, "
-          f"{sum(m.kind == 'phantom' and m.read is None for m in net.mistakes)} of the "
-          f"{net.phantom} pooled phantoms reported unsure; 'calibrated' is read right with "
-          "the rig's median die size given; 'baseline' is blob+DBSCAN given that size)")
-    print(f"12-megapixel photos ({BIG[0]}×{BIG[1]}, shipped networks): {big_ms:.0f} ms "
-          f"per photo ({big_cpu:.0f} ms of CPU), {big_dice} dice read on 8")
+    print(
+        f"(percentages of labelled dice; 'phantom' is found where no die is labelled, "
+        f"{sum(m.kind == 'phantom' and m.read is None for m in net.mistakes)} of the "
+        f"{net.phantom} pooled phantoms reported unsure; 'calibrated' is read right with "
+        "the rig's median die size given; 'baseline' is blob+DBSCAN given that size)"
+    )
+    print(
+        f"12-megapixel photos ({BIG[0]}×{BIG[1]}, shipped networks): {big_ms:.0f} ms "
+        f"per photo ({big_cpu:.0f} ms of CPU), {big_dice} dice read on 8"
+    )
     print(TARGETS)
-    print("time: ms per 640×640 photo on one core, wall clock and CPU (the CPU time is what "
-          "reading costs when other work shares the machine), networks loaded first")
+    print(
+        "time: ms per 640×640 photo on one core, wall clock and CPU (the CPU time is what "
+        "reading costs when other work shares the machine), networks loaded first"
+    )
     print(f"machine: {machine()}")
     print()
     print("pooled, network:")

@@ -120,15 +120,17 @@ def create_game(port: int) -> tuple[str, dict[str, dict[str, str]], Setup]:
     status, body, headers = call(port, "GET", "/api/csrf")
     cookie = headers["Set-Cookie"].split(";", 1)[0]
     status, game, _ = call(
-        port, "POST", "/api/games", {"players": PLAYERS},
+        port,
+        "POST",
+        "/api/games",
+        {"players": PLAYERS},
         {"X-CSRF-Token": body["csrf"], "Cookie": cookie},
     )
     assert status == 201, game
     seats = {}
     for name, url in game["seats"].items():
         code = url.rsplit("/", 1)[1]  # a seat's join code: traded once for the phone's session
-        status, seat, _ = call(port, "POST", f"/api/games/{game['game_id']}/join",
-                               {"code": code})
+        status, seat, _ = call(port, "POST", f"/api/games/{game['game_id']}/join", {"code": code})
         assert status == 200 and seat["player"] == name, seat
         seats[name] = {"X-Player-Token": seat["token"], "X-CSRF-Token": seat["csrf"]}
     setup = Setup.from_dict({"type": "setup", "players": PLAYERS})
@@ -159,8 +161,9 @@ def play(port: int, seed: int, results: dict) -> None:
             action = random_action(state, rng)
             body = {"action": action.to_dict(), "expected_seq": seq, "key": f"b{seq}"}
             t0 = time.perf_counter()
-            status, reply, _ = call(port, "POST", f"/api/games/{game_id}/actions", body,
-                                    seats[action.player])
+            status, reply, _ = call(
+                port, "POST", f"/api/games/{game_id}/actions", body, seats[action.player]
+            )
             results["post"].append(time.perf_counter() - t0)
             if status != 200:
                 results["errors"] += 1
@@ -191,9 +194,23 @@ def start_server(data: str) -> tuple[subprocess.Popen, int]:
         "a = p.parse_args(sys.argv[1:]); sys.exit(a.func(a))"
     )
     proc = subprocess.Popen(
-        [sys.executable, "-c", code, "serve", "--host", "127.0.0.1", "--port", "0",
-         "--data", data, "--no-qr"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-c",
+            code,
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--data",
+            data,
+            "--no-qr",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     assert proc.stdout is not None
     deadline = time.monotonic() + 30
@@ -225,19 +242,25 @@ def main() -> int:
             proc.wait(10)
     ms = 1000.0
     print(f"machine: {machine()}")
-    print(f"{args.games} games, {results['actions']} actions, {results.get('streams', 0)} streams "
-          "(8 phones, 4 table screens)")
+    print(
+        f"{args.games} games, {results['actions']} actions, {results.get('streams', 0)} streams "
+        "(8 phones, 4 table screens)"
+    )
     print(f"server: companion serve (cheroot, one process, a fixed pool of {THREADS} threads)")
-    for label, key in [("POST round trip (durable accept)", "post"),
-                       ("POST -> event, each stream", "event"),
-                       ("POST -> event on every stream (slowest)", "all")]:
+    for label, key in [
+        ("POST round trip (durable accept)", "post"),
+        ("POST -> event, each stream", "event"),
+        ("POST -> event on every stream (slowest)", "all"),
+    ]:
         v = results[key]
         if v:
-            print(f"{label:<42} p50 {pct(v, .5) * ms:6.1f} ms  p99 {pct(v, .99) * ms:6.1f} ms"
-                  f"  max {max(v) * ms:6.1f} ms  mean {statistics.mean(v) * ms:6.1f} ms"
-                  f"  (n={len(v)})")
+            print(
+                f"{label:<42} p50 {pct(v, 0.5) * ms:6.1f} ms  p99 {pct(v, 0.99) * ms:6.1f} ms"
+                f"  max {max(v) * ms:6.1f} ms  mean {statistics.mean(v) * ms:6.1f} ms"
+                f"  (n={len(v)})"
+            )
     print(f"errors: {results['errors']}")
-    ok = results["errors"] == 0 and results["event"] and pct(results["event"], .99) < 0.1
+    ok = results["errors"] == 0 and results["event"] and pct(results["event"], 0.99) < 0.1
     print("target p99 < 100 ms, no errors:", "met" if ok else "NOT met")
     return 0 if ok else 1
 

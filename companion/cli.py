@@ -56,8 +56,9 @@ def _fail(message: str, code: int = 1) -> int:
 
 
 def _no_board_files(game_id: str, table: Mapping[str, object]) -> int:
-    return _fail(f"{game(game_id).name} has no data files of its own; this is for "
-                 + ", ".join(table))
+    return _fail(
+        f"{game(game_id).name} has no data files of its own; this is for " + ", ".join(table)
+    )
 
 
 def cmd_board_check(args: argparse.Namespace) -> int:
@@ -81,8 +82,11 @@ def cmd_board_check(args: argparse.Namespace) -> int:
         if check(files.shipped(name), Path(name)) != 0:
             failed.append(name)
         print()
-    print(f"{game(args.game).name}: {len(shipped)} shipped data file(s) checked"
-          + (f", {len(failed)} with errors: {', '.join(failed)}" if failed else ", all OK") + ".")
+    print(
+        f"{game(args.game).name}: {len(shipped)} shipped data file(s) checked"
+        + (f", {len(failed)} with errors: {', '.join(failed)}" if failed else ", all OK")
+        + "."
+    )
     return 1 if failed else 0
 
 
@@ -115,13 +119,17 @@ def check_1971_neighborhood(text: str, path: Path) -> int:
         print(p.format(str(path)))
     errors = sum(1 for p in problems if not p.warning)
     if described is None:
-        print(f"\n{path}: {errors} error(s). See docs/godfather-1971.md, \"Trace your own "
-              "board\", for the format.")
+        print(
+            f'\n{path}: {errors} error(s). See docs/godfather-1971.md, "Trace your own '
+            'board", for the format.'
+        )
         return 1
     print(described)
     warnings = len(problems)
-    print(f"{path}: OK" + (f", {warnings} warning(s)" if warnings else "") + ". Compare the "
-          "positions and neighbours above with your board.")
+    print(
+        f"{path}: OK" + (f", {warnings} warning(s)" if warnings else "") + ". Compare the "
+        "positions and neighbours above with your board."
+    )
     return 0
 
 
@@ -142,8 +150,10 @@ def show_1971_board(which: str | None) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         return _fail(f"cannot read {which}: {getattr(exc, 'strerror', None) or exc}")
     except DataError as exc:
-        return _fail(f"{which} has errors (companion board check --game godfather-1971 "
-                     f"{which} lists them):\n{exc}")
+        return _fail(
+            f"{which} has errors (companion board check --game godfather-1971 "
+            f"{which} lists them):\n{exc}"
+        )
     return 0
 
 
@@ -151,7 +161,6 @@ def check_monopoly_file(text: str, path: Path) -> int:
     ok, lines = monopoly_data.report(text, str(path))
     print("\n".join(lines))
     return 0 if ok else 1
-
 
 
 def check_cash_n_guns_box(text: str, path: Path) -> int:
@@ -199,13 +208,14 @@ def show_new_don_board(which: str | None) -> int:
     return 0
 
 
-
 # What `companion board check --game ID [FILE]` runs, per game with data files of its own: the
 # check of one file, and the files the game ships (checked when no file is named).
 DATA_CHECKS: dict[str, tuple[Callable[[str, Path], int], Callable[[GameFiles], list[str]]]] = {
     NEW_DON.id: (check_new_don_board, lambda _: [f"boards/{f}" for f in SHIPPED.values()]),
-    GODFATHER_1971.id: (check_1971_neighborhood,
-                        lambda files: [neighborhood_file(h) for h in value_card(files).order]),
+    GODFATHER_1971.id: (
+        check_1971_neighborhood,
+        lambda files: [neighborhood_file(h) for h in value_card(files).order],
+    ),
     MONOPOLY.id: (check_monopoly_file, lambda _: list(MONOPOLY_SHIPPED.values())),
     CASH_N_GUNS.id: (check_cash_n_guns_box, lambda _: [BOX_SHIPPED]),
 }
@@ -214,6 +224,7 @@ BOARD_SHOWS: dict[str, Callable[[str | None], int]] = {
     NEW_DON.id: show_new_don_board,
     GODFATHER_1971.id: show_1971_board,
 }
+
 
 def cmd_replay(args: argparse.Namespace) -> int:
     path = Path(args.file)
@@ -230,14 +241,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
         def each(line: int, before: Any, action: Action, after: Any) -> None:
             if args.verbose:
-                log.extend(f"{line:>5}  {s}" for s in record.game.narrate(before, action, after,
-                                                                          None))
+                log.extend(
+                    f"{line:>5}  {s}" for s in record.game.narrate(before, action, after, None)
+                )
 
         try:  # files the setup names (a traced board) are beside the record
             state = replay(record, GameFiles(record.game, path.parent), each)
         except (OSError, BoardError) as exc:
-            raise RecordError(record.setup_line,
-                              f"cannot read what the setup names: {exc}") from None
+            raise RecordError(
+                record.setup_line, f"cannot read what the setup names: {exc}"
+            ) from None
     except RecordError as exc:
         if args.json:
             print(
@@ -347,8 +360,10 @@ def _game_line(saved: Game) -> str:
     where = rules.progress(saved.state)
     if saved.is_over:
         where += ", won by " + " and ".join(rules.score(saved.state)["winners"])
-    return (f"{saved.id}  {saved.status:<9} {rules.id:<14} {names}  "
-            f"({where}; {len(saved.effective)} moves)")
+    return (
+        f"{saved.id}  {saved.status:<9} {rules.id:<14} {names}  "
+        f"({where}; {len(saved.effective)} moves)"
+    )
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -410,27 +425,35 @@ def cmd_demo(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randint(1, 10**6)
     # A game is played first (a blink at random, seconds with bots): it says whether
     # anything is rolled.
-    moves = list(play_with_bots(seed, players, args.bots, args.level, args.game) if args.bots
-                 else play(random.Random(seed), players, None, args.game))
+    moves = list(
+        play_with_bots(seed, players, args.bots, args.level, args.game)
+        if args.bots
+        else play(random.Random(seed), players, None, args.game)
+    )
     print(f"A simulated {players}-player game of {rules.name} (seed {seed}).")
     if args.bots:
-        names = ", ".join(NAMES[players - args.bots:players])
+        names = ", ".join(NAMES[players - args.bots : players])
         print(f"Bots play {names}; each move's reason is what the table may know.")
     if any(rules.is_roll(action) for _, action, _ in moves):
         print("Dice are simulated; hidden rolls stay hidden, as on the table screen.\n")
     else:
-        print("The players' moves are simulated; their secret choices stay hidden, as on the "
-              "table screen.\n")
-    bots = set(NAMES[players - args.bots:players])
+        print(
+            "The players' moves are simulated; their secret choices stay hidden, as on the "
+            "table screen.\n"
+        )
+    bots = set(NAMES[players - args.bots : players])
     knowledge = knowledge_for(rules)
     state = None
     for before, action, after in moves:
         for line in rules.narrate(before, action, after, None):
             print(line, flush=True)
         if action.player in bots and not rules.is_roll(action):
-            reason = knowledge.reason(rules.table_data(before), rules.player_view(before, None),
-                                      rules.action_view(before, action, None),
-                                      rules.player_view(after, None))
+            reason = knowledge.reason(
+                rules.table_data(before),
+                rules.player_view(before, None),
+                rules.action_view(before, action, None),
+                rules.player_view(after, None),
+            )
             if reason:
                 print(f"    ({action.player}, a bot: {reason})", flush=True)
         if rules.progress(after) != rules.progress(before):
@@ -447,25 +470,44 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
         description="Table companion for the Godfather games: "
-        + "; ".join(g.name for g in games()) + ".",
+        + "; ".join(g.name for g in games())
+        + ".",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def bot_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--bots", type=int, default=0, metavar="N",
-                       help="bots play the last N seats (the others play at random)")
-        p.add_argument("--level", choices=list(LEVELS), default=None,
-                       help=f"the bots' level (default {DEFAULT_LEVEL})")
+        p.add_argument(
+            "--bots",
+            type=int,
+            default=0,
+            metavar="N",
+            help="bots play the last N seats (the others play at random)",
+        )
+        p.add_argument(
+            "--level",
+            choices=list(LEVELS),
+            default=None,
+            help=f"the bots' level (default {DEFAULT_LEVEL})",
+        )
 
     def game_option(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--game", default=DEFAULT, type=_game_id, metavar="ID",
-                       help=f"which game: {', '.join(g.id for g in games())} "
-                       f"(default {DEFAULT})")
+        p.add_argument(
+            "--game",
+            default=DEFAULT,
+            type=_game_id,
+            metavar="ID",
+            help=f"which game: {', '.join(g.id for g in games())} (default {DEFAULT})",
+        )
 
     p = sub.add_parser("demo", help="play a simulated game, narrated in the terminal")
     game_option(p)
-    p.add_argument("--players", type=int, default=None, metavar="N",
-                   help="how many play (default: a common table for the game)")
+    p.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        metavar="N",
+        help="how many play (default: a common table for the game)",
+    )
     p.add_argument("--seed", type=int, help="the same seed plays the same game")
     p.add_argument("--delay", type=float, default=0.05, help="seconds between lines")
     bot_options(p)
@@ -473,18 +515,29 @@ def build_parser() -> argparse.ArgumentParser:
 
     board = sub.add_parser("board", help="check or show a game's data files (boards, cards, box)")
     bsub = board.add_subparsers(dest="board_command", metavar="ACTION", required=True)
-    p = bsub.add_parser("check", help="validate a data file of your own (a board traced from "
-                        "your copy, a box counted), or every file the game ships")
+    p = bsub.add_parser(
+        "check",
+        help="validate a data file of your own (a board traced from "
+        "your copy, a box counted), or every file the game ships",
+    )
     game_option(p)
-    p.add_argument("file", nargs="?", help="new-don: a board; godfather-1971: one "
-                   "neighborhood; monopoly-godfather: its board, cards or Don cards; "
-                   "cash-n-guns: a box (default: every data file the game ships)")
+    p.add_argument(
+        "file",
+        nargs="?",
+        help="new-don: a board; godfather-1971: one "
+        "neighborhood; monopoly-godfather: its board, cards or Don cards; "
+        "cash-n-guns: a box (default: every data file the game ships)",
+    )
     p.set_defaults(func=cmd_board_check)
     p = bsub.add_parser("show", help="describe a shipped board or a board file")
     game_option(p)
-    p.add_argument("board", nargs="?", metavar="BOARD",
-                   help=f"new-don: {' or '.join(SHIPPED)} or a file (default 3-4); "
-                   "godfather-1971: a neighborhood id or file (default: the whole board)")
+    p.add_argument(
+        "board",
+        nargs="?",
+        metavar="BOARD",
+        help=f"new-don: {' or '.join(SHIPPED)} or a file (default 3-4); "
+        "godfather-1971: a neighborhood id or file (default: the whole board)",
+    )
     p.set_defaults(func=cmd_board_show)
 
     p = sub.add_parser("replay", help="replay a game record and score it")
@@ -512,8 +565,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_rules)
 
     def data_option(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--data", default=str(default_data_dir()), metavar="DIR",
-                       help="the data folder holding the games database (default: %(default)s)")
+        p.add_argument(
+            "--data",
+            default=str(default_data_dir()),
+            metavar="DIR",
+            help="the data folder holding the games database (default: %(default)s)",
+        )
 
     p = sub.add_parser("games", help="list the saved games, one per line")
     p.add_argument("--all", action="store_true", help="include archived games")

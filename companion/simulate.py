@@ -56,8 +56,9 @@ def _start(rules_of: AnyGame, setup: dict[str, Any]) -> Any:
     return rules_of.new_game(rules_of.setup_from_dict(setup), GameFiles(rules_of))
 
 
-def simulate(players: int, seed: int, rules: Any = None,
-             game_id: str = DEFAULT) -> list[dict[str, Any]]:
+def simulate(
+    players: int, seed: int, rules: Any = None, game_id: str = DEFAULT
+) -> list[dict[str, Any]]:
     """A whole random legal game as a record: the setup line, then one dict per action."""
     rng = random.Random(seed)
     record = [game(game_id).setup_from_dict(random_setup(players, rules, game_id)).to_dict()]
@@ -65,17 +66,21 @@ def simulate(players: int, seed: int, rules: Any = None,
     return record
 
 
-def bot_seats(players: int, bots: int, level: str | None = None,
-              game_id: str = DEFAULT) -> dict[str, Seat]:
+def bot_seats(
+    players: int, bots: int, level: str | None = None, game_id: str = DEFAULT
+) -> dict[str, Seat]:
     """Bots in the last ``bots`` of ``players`` seats, thinking a fixed number of iterations
     per move (no time cap), so the same seed plays the same game on any machine."""
     rules_of = game(game_id)
-    return {NAMES[i]: bot_seat(Bot(rules_of, level or DEFAULT_LEVEL, seconds=0))
-            for i in range(players - bots, players)}
+    return {
+        NAMES[i]: bot_seat(Bot(rules_of, level or DEFAULT_LEVEL, seconds=0))
+        for i in range(players - bots, players)
+    }
 
 
-def play_with_bots(seed: int, players: int, bots: int, level: str | None = None,
-                   game_id: str = DEFAULT) -> Iterator[tuple[Any, Any, Any]]:
+def play_with_bots(
+    seed: int, players: int, bots: int, level: str | None = None, game_id: str = DEFAULT
+) -> Iterator[tuple[Any, Any, Any]]:
     """A game with bots in the last ``bots`` seats and random players in the others,
     yielding (before, action, after) as :func:`play` does."""
     seats = bot_seats(players, bots, level, game_id)
@@ -83,8 +88,9 @@ def play_with_bots(seed: int, players: int, bots: int, level: str | None = None,
         yield step.before, step.action, step.after
 
 
-def simulate_text(players: int, seed: int, game_id: str = DEFAULT, bots: int = 0,
-                  level: str | None = None) -> tuple[str, int]:
+def simulate_text(
+    players: int, seed: int, game_id: str = DEFAULT, bots: int = 0, level: str | None = None
+) -> tuple[str, int]:
     """A random game as record text, with ``#`` notes at its start and end so a person can
     find their way in it; also the number of actions. ``bots`` seats bots (at ``level``) in
     the last seats: the record is the same kind of record, their moves like anyone's."""
@@ -94,10 +100,9 @@ def simulate_text(players: int, seed: int, game_id: str = DEFAULT, bots: int = 0
     lines = [f"# A random legal {players}-player game of {rules_of.name}: {command}"]
     steps: Iterable[tuple[Any, Any, Any]] = play(random.Random(seed), players, None, game_id)
     if bots:
-        names = " and ".join(NAMES[players - bots:players])
+        names = " and ".join(NAMES[players - bots : players])
         lines[0] += f" --bots {bots}" + (f" --level {level}" if level else "")
-        lines.append(f"# Bots ({level or DEFAULT_LEVEL}) play {names}; the others play at "
-                     "random.")
+        lines.append(f"# Bots ({level or DEFAULT_LEVEL}) play {names}; the others play at random.")
         steps = play_with_bots(seed, players, bots, level, game_id)
     lines.append(json.dumps(setup.to_dict(), separators=(", ", ": ")))
     count = 0

@@ -46,7 +46,9 @@ def imports(path: Path) -> list[tuple[str, bool]]:
 
 
 MODULES = {
-    module_name(p): p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")
+    module_name(p): p
+    for pkg in PACKAGES
+    for p in (ROOT / pkg).rglob("*.py")
     if "build" not in p.parts
 }
 
@@ -72,25 +74,43 @@ def test_every_game_imports_only_the_standard_library_the_protocol_and_itself():
 
 
 def test_the_protocol_imports_only_the_standard_library():
-    bad = [f"{m} imports {t}" for m, p in MODULES.items() if within(m, "companion.protocol")
-           for t, _ in imports(p)
-           if t.split(".")[0] not in STDLIB and not within(t, "companion.protocol")]
+    bad = [
+        f"{m} imports {t}"
+        for m, p in MODULES.items()
+        if within(m, "companion.protocol")
+        for t, _ in imports(p)
+        if t.split(".")[0] not in STDLIB and not within(t, "companion.protocol")
+    ]
     assert not bad, "\n".join(bad)
 
 
 def test_the_table_service_imports_no_dice_web_vision_or_bluetooth_code():
     banned = ("web", "vision", "bleak", "companion.dice", "companion.die", "serial", "flask")
-    bad = [f"{m} imports {t}" for m, p in MODULES.items() if within(m, "companion.table")
-           for t, _ in imports(p) if any(within(t, b) for b in banned)]
+    bad = [
+        f"{m} imports {t}"
+        for m, p in MODULES.items()
+        if within(m, "companion.table")
+        for t, _ in imports(p)
+        if any(within(t, b) for b in banned)
+    ]
     assert not bad, "\n".join(bad)
 
 
 def test_companion_imports_no_outer_layer_and_vision_only_dice_readings():
-    bad = [f"{m} imports {t}" for m, p in MODULES.items() if within(m, "companion")
-           for t, _ in imports(p) if within(t, "web") or within(t, "vision")]
-    bad += [f"{m} imports {t}" for m, p in MODULES.items() if within(m, "vision")
-            for t, _ in imports(p)
-            if within(t, "web") or (within(t, "companion") and t != "companion.dice.reading")]
+    bad = [
+        f"{m} imports {t}"
+        for m, p in MODULES.items()
+        if within(m, "companion")
+        for t, _ in imports(p)
+        if within(t, "web") or within(t, "vision")
+    ]
+    bad += [
+        f"{m} imports {t}"
+        for m, p in MODULES.items()
+        if within(m, "vision")
+        for t, _ in imports(p)
+        if within(t, "web") or (within(t, "companion") and t != "companion.dice.reading")
+    ]
     assert not bad, "\n".join(bad)
 
 
@@ -112,7 +132,7 @@ def test_no_import_cycles():
         stack.append(node)
         for nxt in sorted(graph[node]):
             if seen.get(nxt) == 1:
-                return [*stack[stack.index(nxt):], nxt]
+                return [*stack[stack.index(nxt) :], nxt]
             if nxt not in seen and (cycle := visit(nxt)):
                 return cycle
         stack.pop()

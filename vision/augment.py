@@ -43,12 +43,34 @@ class Jitter:
 # against 88% and 85% with this lighter set), so it keeps colour changes that leave pips
 # visible and drops those that can erase red pips on a dark die. Three of the five rigs are
 # grey cameras, so both see grey crops of colour photos.
-DETECTOR_JITTER = Jitter(hue=0.8, swap=0.3, grey=0.25, negative=0.1, gamma=(0.6, 1.6),
-                         contrast=(0.6, 1.3), brightness=0.2, white_balance=0.15, blur=0.3,
-                         blur_sigma=(0.4, 1.2), noise=(1, 8), jpeg=0.3)
-FACE_JITTER = Jitter(hue=0.8, swap=0.3, grey=0.15, negative=0.0, gamma=(0.7, 1.4),
-                     contrast=(0.7, 1.2), brightness=0.15, white_balance=0.1, blur=0.2,
-                     blur_sigma=(0.3, 0.7), noise=(1, 5), jpeg=0.0)
+DETECTOR_JITTER = Jitter(
+    hue=0.8,
+    swap=0.3,
+    grey=0.25,
+    negative=0.1,
+    gamma=(0.6, 1.6),
+    contrast=(0.6, 1.3),
+    brightness=0.2,
+    white_balance=0.15,
+    blur=0.3,
+    blur_sigma=(0.4, 1.2),
+    noise=(1, 8),
+    jpeg=0.3,
+)
+FACE_JITTER = Jitter(
+    hue=0.8,
+    swap=0.3,
+    grey=0.15,
+    negative=0.0,
+    gamma=(0.7, 1.4),
+    contrast=(0.7, 1.2),
+    brightness=0.15,
+    white_balance=0.1,
+    blur=0.2,
+    blur_sigma=(0.3, 0.7),
+    noise=(1, 5),
+    jpeg=0.0,
+)
 
 
 def colour_jitter(img: np.ndarray, rng: np.random.Generator, j: Jitter) -> np.ndarray:
@@ -71,8 +93,11 @@ def colour_jitter(img: np.ndarray, rng: np.random.Generator, j: Jitter) -> np.nd
     if rng.random() < j.negative:
         x = 1.0 - x  # a negative: light pips on light dice, dice on a dark mat
     gains = rng.uniform(1 - j.white_balance, 1 + j.white_balance, size=3)
-    lut = np.stack([np.clip(x * g * 255, 0, 255) for g in gains],
-                   axis=1).astype(np.uint8).reshape(256, 1, 3)
+    lut = (
+        np.stack([np.clip(x * g * 255, 0, 255) for g in gains], axis=1)
+        .astype(np.uint8)
+        .reshape(256, 1, 3)
+    )
     out = cv2.LUT(img, lut)
     if rng.random() < j.blur:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(*j.blur_sigma))
@@ -169,14 +194,30 @@ def recipe() -> dict[str, Any]:
     face classifier learns the detector's phantoms above it as "not a die"."""
     from vision.net import MIN_HEAT  # the runtime's threshold; vision.net does not import this
 
-    settings: dict[str, Any] = json.loads(json.dumps({
-        "min_heat": MIN_HEAT,
-        "detector_jitter": asdict(DETECTOR_JITTER), "face_jitter": asdict(FACE_JITTER),
-        "face_placing": asdict(FACE_PLACING), "face_drawn": FACE_DRAWN,
-        "face_illegal": FACE_ILLEGAL, "face_widths": FACE_WIDTHS, "face_grid": FACE_GRID,
-        "band": BAND, "detector_sizes": DETECTOR_SIZES, "band_margin": BAND_MARGIN,
-        "stretch": STRETCH, "face_shrink": FACE_SHRINK, "small_die": SMALL_DIE,
-        "face_mined": FACE_MINED, "detector_drawn": DETECTOR_DRAWN,
-        "face_tables": FACE_TABLES, "drawn_scenes": DRAWN_SCENES, "drawn_dice": DRAWN_DICE,
-        "drawn_tables": DRAWN_TABLES}))
+    settings: dict[str, Any] = json.loads(
+        json.dumps(
+            {
+                "min_heat": MIN_HEAT,
+                "detector_jitter": asdict(DETECTOR_JITTER),
+                "face_jitter": asdict(FACE_JITTER),
+                "face_placing": asdict(FACE_PLACING),
+                "face_drawn": FACE_DRAWN,
+                "face_illegal": FACE_ILLEGAL,
+                "face_widths": FACE_WIDTHS,
+                "face_grid": FACE_GRID,
+                "band": BAND,
+                "detector_sizes": DETECTOR_SIZES,
+                "band_margin": BAND_MARGIN,
+                "stretch": STRETCH,
+                "face_shrink": FACE_SHRINK,
+                "small_die": SMALL_DIE,
+                "face_mined": FACE_MINED,
+                "detector_drawn": DETECTOR_DRAWN,
+                "face_tables": FACE_TABLES,
+                "drawn_scenes": DRAWN_SCENES,
+                "drawn_dice": DRAWN_DICE,
+                "drawn_tables": DRAWN_TABLES,
+            }
+        )
+    )
     return settings

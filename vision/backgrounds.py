@@ -22,8 +22,9 @@ import numpy as np
 
 def _colour(rng: np.random.Generator) -> np.ndarray:
     """A random BGR colour, spread over hue, saturation and brightness."""
-    hsv = np.array([[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(20, 256)]]],
-                   np.uint8)
+    hsv = np.array(
+        [[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(20, 256)]]], np.uint8
+    )
     bgr: np.ndarray = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
     return bgr
 
@@ -105,21 +106,28 @@ def keys(rng: np.random.Generator, side: int) -> np.ndarray:
     for j in range(int(side / pitch) + 1):
         for i in range(int(side / pitch) + 1):
             x, y = i * pitch + (j % 2) * pitch * 0.3, j * pitch
-            cv2.rectangle(out, (int(x), int(y)), (int(x + key), int(y + key)), cap, -1,
-                          cv2.LINE_AA)
+            cv2.rectangle(out, (int(x), int(y)), (int(x + key), int(y + key)), cap, -1, cv2.LINE_AA)
             if rng.random() < 0.8:
                 scale = key / 40
                 text = "".join(rng.choice(list(glyphs), int(rng.integers(1, 3))))
-                cv2.putText(out, text, (int(x + key * 0.2), int(y + key * 0.7)),
-                            cv2.FONT_HERSHEY_SIMPLEX, scale, ink, max(1, int(scale * 2)),
-                            cv2.LINE_AA)
+                cv2.putText(
+                    out,
+                    text,
+                    (int(x + key * 0.2), int(y + key * 0.7)),
+                    cv2.FONT_HERSHEY_SIMPLEX,
+                    scale,
+                    ink,
+                    max(1, int(scale * 2)),
+                    cv2.LINE_AA,
+                )
     return out.astype(np.float32)
 
 
 def clutter(rng: np.random.Generator, side: int) -> np.ndarray:
     """A busy table: cards, coins, pencils, tokens, strokes and printed shapes, overlapping."""
-    out: np.ndarray = np.clip(_two_tone(rng, _noise(rng, side, int(rng.integers(2, 8)))), 0,
-                              255).astype(np.uint8)  # putText draws on 8-bit pictures only
+    out: np.ndarray = np.clip(
+        _two_tone(rng, _noise(rng, side, int(rng.integers(2, 8)))), 0, 255
+    ).astype(np.uint8)  # putText draws on 8-bit pictures only
     for _ in range(int(rng.integers(3, 15))):
         c = _colour(rng).tolist()
         x, y = (int(v) for v in rng.integers(0, side, 2))
@@ -134,13 +142,27 @@ def clutter(rng: np.random.Generator, side: int) -> np.ndarray:
             end = (int(x + s * rng.normal()), int(y + s * rng.normal()))
             cv2.line(out, (x, y), end, c, int(rng.integers(1, 6)), cv2.LINE_AA)
         else:
-            cv2.putText(out, rng.choice(list(string.ascii_letters)), (x, y),
-                        cv2.FONT_HERSHEY_SIMPLEX, s / 30, c, max(1, s // 15), cv2.LINE_AA)
+            cv2.putText(
+                out,
+                rng.choice(list(string.ascii_letters)),
+                (x, y),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                s / 30,
+                c,
+                max(1, s // 15),
+                cv2.LINE_AA,
+            )
     return out.astype(np.float32)
 
 
 KINDS: tuple[Callable[[np.random.Generator, int], np.ndarray], ...] = (
-    speckle, wood, grid, dots, keys, clutter)
+    speckle,
+    wood,
+    grid,
+    dots,
+    keys,
+    clutter,
+)
 
 
 def background(rng: np.random.Generator, side: int) -> np.ndarray:

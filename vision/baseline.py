@@ -66,8 +66,7 @@ def read_baseline(bgr: np.ndarray, die_px: float = 32.0) -> list[DieFound]:
     dice: list[np.ndarray] = []
     for cluster in per_polarity[0] + per_polarity[1]:
         centre = cluster.mean(axis=0)
-        clash = [i for i, d in enumerate(dice)
-                 if math.dist(d.mean(axis=0), centre) < 0.5 * die_px]
+        clash = [i for i, d in enumerate(dice) if math.dist(d.mean(axis=0), centre) < 0.5 * die_px]
         if not clash:
             dice.append(cluster)
             continue
@@ -80,8 +79,16 @@ def read_baseline(bgr: np.ndarray, die_px: float = 32.0) -> list[DieFound]:
         half = die_px / 2
         box = (int(cx - half), int(cy - half), int(cx + half), int(cy + half))
         value = len(cluster) if len(cluster) <= 6 else None
-        found.append(DieFound(value=value, box=box, centre=(float(cx), float(cy)),
-                              rect=((float(cx), float(cy)), (die_px, die_px), 0.0),
-                              colour="", lab=(0.0, 0.0, 0.0), confidence=0.5,
-                              reason="baseline"))
+        found.append(
+            DieFound(
+                value=value,
+                box=box,
+                centre=(float(cx), float(cy)),
+                rect=((float(cx), float(cy)), (die_px, die_px), 0.0),
+                colour="",
+                lab=(0.0, 0.0, 0.0),
+                confidence=0.5,
+                reason="baseline",
+            )
+        )
     return found

@@ -42,8 +42,7 @@ class Calibration:
         if self._empty_lab is None:
             return None
         if self._empty_lab.shape[:2] != tuple(shape[:2]):
-            return cv2.resize(self._empty_lab, (shape[1], shape[0]),
-                              interpolation=cv2.INTER_AREA)
+            return cv2.resize(self._empty_lab, (shape[1], shape[0]), interpolation=cv2.INTER_AREA)
         return self._empty_lab
 
     def set_empty_tray(self, bgr: np.ndarray) -> None:
@@ -69,7 +68,8 @@ class Calibration:
             data = json.loads(path.read_text())
         except FileNotFoundError:
             raise CalibrationError(
-                f"no calibration at {path}: run `python -m vision calibrate` first") from None
+                f"no calibration at {path}: run `python -m vision calibrate` first"
+            ) from None
         except json.JSONDecodeError as e:
             raise CalibrationError(f"{path} is not valid JSON: {e}") from None
         unknown = set(data) - {"die_px", "tray", "empty_tray", "palette", "camera"}
@@ -82,8 +82,13 @@ class Calibration:
             tray = check(data["tray"]) if data.get("tray") is not None else None
         except (TrayError, TypeError, ValueError) as e:
             raise CalibrationError(f"{path}: bad tray: {e}") from None
-        cal = cls(die_px=die_px, tray=tray, empty_tray=data.get("empty_tray"),
-                  palette=dict(data.get("palette", {})), camera=dict(data.get("camera", {})))
+        cal = cls(
+            die_px=die_px,
+            tray=tray,
+            empty_tray=data.get("empty_tray"),
+            palette=dict(data.get("palette", {})),
+            camera=dict(data.get("camera", {})),
+        )
         if cal.empty_tray:
             image = cv2.imread(str(path.parent / cal.empty_tray))
             if image is None:

@@ -39,8 +39,7 @@ class FolderSource:
         self.folder = Path(folder)
         if not self.folder.is_dir():
             raise CameraError(f"{self.folder} is not a folder of images")
-        self.files = sorted(p for p in self.folder.iterdir()
-                            if p.suffix.lower() in IMAGE_SUFFIXES)
+        self.files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not self.files:
             raise CameraError(f"{self.folder} holds no images ({', '.join(IMAGE_SUFFIXES)})")
         self.name = name or self.folder.name
@@ -66,12 +65,15 @@ class FolderSource:
 class VideoCaptureSource:
     """An OpenCV ``VideoCapture`` device (by index, e.g. 0) or a video file or stream URL."""
 
-    def __init__(self, device: int | str, name: str | None = None,
-                 size: tuple[int, int] | None = None) -> None:
+    def __init__(
+        self, device: int | str, name: str | None = None, size: tuple[int, int] | None = None
+    ) -> None:
         self.capture = cv2.VideoCapture(device)
         if not self.capture.isOpened():
-            raise CameraError(f"cannot open video device {device!r}: is the camera plugged in, "
-                              "and is no other program using it?")
+            raise CameraError(
+                f"cannot open video device {device!r}: is the camera plugged in, "
+                "and is no other program using it?"
+            )
         if size:
             self.capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
             self.capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
@@ -94,24 +96,33 @@ class Picamera2Source:
     calibration are applied instead when given, before the first frame.
     """
 
-    def __init__(self, name: str = "picam", size: tuple[int, int] = (1280, 720),
-                 controls: dict[str, Any] | None = None, settle_s: float = 1.5) -> None:
+    def __init__(
+        self,
+        name: str = "picam",
+        size: tuple[int, int] = (1280, 720),
+        controls: dict[str, Any] | None = None,
+        settle_s: float = 1.5,
+    ) -> None:
         try:
             from picamera2 import Picamera2  # type: ignore[import-not-found]
         except ImportError as e:
-            raise CameraError("Picamera2 is not installed (on Raspberry Pi OS: "
-                              "sudo apt install python3-picamera2)") from e
+            raise CameraError(
+                "Picamera2 is not installed (on Raspberry Pi OS: "
+                "sudo apt install python3-picamera2)"
+            ) from e
         self.name = name
         self.camera = Picamera2()
         config = self.camera.create_video_configuration(
-            main={"size": size, "format": "RGB888"}, controls=dict(controls or {}))
+            main={"size": size, "format": "RGB888"}, controls=dict(controls or {})
+        )
         self.camera.configure(config)
         self.camera.start()
         if not controls:
             time.sleep(settle_s)
             meta = self.camera.capture_metadata()
-            self.controls = {k: meta[k] for k in ("ExposureTime", "AnalogueGain", "ColourGains")
-                             if k in meta}
+            self.controls = {
+                k: meta[k] for k in ("ExposureTime", "AnalogueGain", "ColourGains") if k in meta
+            }
             self.camera.set_controls(self.controls)
         else:
             self.controls = dict(controls)

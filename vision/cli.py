@@ -1,10 +1,10 @@
 """Command line: ``python -m vision read|evaluate|label|calibrate``.
 
-    python -m vision read IMAGE... [--json] [--draw DIR] [--calibration FILE]
-    python -m vision evaluate DIR [--json] [--mistakes FILE] [--calibration FILE]
-    python -m vision label DIR [--force] [--calibration FILE]
-    python -m vision calibrate --camera SPEC [--families red,blue,...] [--tray auto|none|x,y ...]
-                               [--out FILE]
+python -m vision read IMAGE... [--json] [--draw DIR] [--calibration FILE]
+python -m vision evaluate DIR [--json] [--mistakes FILE] [--calibration FILE]
+python -m vision label DIR [--force] [--calibration FILE]
+python -m vision calibrate --camera SPEC [--families red,blue,...] [--tray auto|none|x,y ...]
+                           [--out FILE]
 """
 
 from __future__ import annotations
@@ -55,8 +55,10 @@ def cmd_read(args: argparse.Namespace) -> int:
             print(f"{name}: {len(dice)} dice: {values}")
             for d in dice:
                 shown = d.value if d.value is not None else f"unsure ({d.reason})"
-                print(f"  {shown!s:<34} box {list(d.box)}  {d.colour:<7} "
-                      f"confidence {d.confidence:.2f}")
+                print(
+                    f"  {shown!s:<34} box {list(d.box)}  {d.colour:<7} "
+                    f"confidence {d.confidence:.2f}"
+                )
     if args.json:
         print(json.dumps(results, indent=1))
     return 0
@@ -66,8 +68,12 @@ def _progress_bar(done: int, total: int) -> None:
     width = 30
     filled = width * done // max(total, 1)
     end = "\n" if done == total else ""
-    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end=end,
-          file=sys.stderr, flush=True)
+    print(
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}",
+        end=end,
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
@@ -84,10 +90,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             print("no mistakes to draw: every die read right, and no phantoms", file=sys.stderr)
             return 0
         cv2.imwrite(str(args.mistakes), mistake_sheet(Path(args.dir), score.mistakes))
-        counts = ", ".join(f"{kinds.count(k)} {k}" for k in ("wrong", "unsure", "missed",
-                                                              "phantom"))
-        print(f"wrote {args.mistakes}: {len(kinds)} dice to look at ({counts})",
-              file=sys.stderr)
+        counts = ", ".join(
+            f"{kinds.count(k)} {k}" for k in ("wrong", "unsure", "missed", "phantom")
+        )
+        print(f"wrote {args.mistakes}: {len(kinds)} dice to look at ({counts})", file=sys.stderr)
     return 0
 
 
@@ -97,8 +103,9 @@ def cmd_label(args: argparse.Namespace) -> int:
     folder = Path(args.dir)
     out = folder / "labels.json"
     if out.exists() and not args.force:
-        print(f"error: {out} exists; it may hold checked labels. --force replaces it",
-              file=sys.stderr)
+        print(
+            f"error: {out} exists; it may hold checked labels. --force replaces it", file=sys.stderr
+        )
         return 2
     try:
         names = [p.name for p in FolderSource(folder).files]
@@ -117,12 +124,16 @@ def cmd_label(args: argparse.Namespace) -> int:
     out.write_text(json.dumps(labels, indent=1) + "\n")
     dice = [d for ds in labels.values() for d in ds]
     unsure = sum(d["value"] is None for d in dice)
-    print(f"wrote {out}: {len(dice)} dice on {len(names)} pictures, as read. Check every value "
-          "against the pictures (read --draw shows them), add any die it missed, and delete "
-          "any that is not a die.")
+    print(
+        f"wrote {out}: {len(dice)} dice on {len(names)} pictures, as read. Check every value "
+        "against the pictures (read --draw shows them), add any die it missed, and delete "
+        "any that is not a die."
+    )
     if unsure:
-        print(f"Unsure of {unsure}: their \"value\" is null. Fill each in (1-6); evaluate "
-              "and vision.train refuse the file until then.")
+        print(
+            f'Unsure of {unsure}: their "value" is null. Fill each in (1-6); evaluate '
+            "and vision.train refuse the file until then."
+        )
     return 0
 
 
@@ -171,8 +182,7 @@ def _tray(empty: np.ndarray, spec: str, say: Callable[[str], None]) -> list[list
     return found
 
 
-def _check_die_size(outlined: list[float], read: list[float],
-                    say: Callable[[str], None]) -> None:
+def _check_die_size(outlined: list[float], read: list[float], say: Callable[[str], None]) -> None:
     """Say what the measured die size means for reading, and whether the two measures
     (outline against the empty tray, and the reader's own) agree."""
     side = float(np.median(outlined))
@@ -180,24 +190,36 @@ def _check_die_size(outlined: list[float], read: list[float],
         raise CalibrationError(
             f"the dice are only {side:.0f} px across; the reader needs at least "
             f"{SMALLEST_DIE:.0f} ({GOOD_DIE:.0f} or more to read them well): move the camera "
-            "closer or raise its resolution")
+            "closer or raise its resolution"
+        )
     if side < GOOD_DIE:
-        say(f"warning: the dice are {side:.0f} px across; {GOOD_DIE:.0f} or more reads them "
-            "better: move the camera closer or raise its resolution if you can.")
+        say(
+            f"warning: the dice are {side:.0f} px across; {GOOD_DIE:.0f} or more reads them "
+            "better: move the camera closer or raise its resolution if you can."
+        )
     if read:
         seen = float(np.median(read))
         if max(seen, side) / min(seen, side) > SIZE_AGREEMENT:
-            say(f"warning: the dice measure {side:.0f} px against the empty tray but the reader "
+            say(
+                f"warning: the dice measure {side:.0f} px against the empty tray but the reader "
                 f"sees them {seen:.0f} px across: check that the tray was empty in step 1 and "
-                "that the camera has not moved, then calibrate again.")
+                "that the camera has not moved, then calibrate again."
+            )
     else:
-        say("warning: the reader found none of the dice by itself; check the light and "
-            "focus, and that the dice show their pips.")
+        say(
+            "warning: the reader found none of the dice by itself; check the light and "
+            "focus, and that the dice show their pips."
+        )
 
 
-def calibrate(camera: FrameSource, families: Sequence[str], interactive: bool,
-              skip: int = 0, say: Callable[[str], None] = print,
-              tray_spec: str = "auto") -> Calibration:
+def calibrate(
+    camera: FrameSource,
+    families: Sequence[str],
+    interactive: bool,
+    skip: int = 0,
+    say: Callable[[str], None] = print,
+    tray_spec: str = "auto",
+) -> Calibration:
     """The guided setup: an empty tray (and where the tray is), then each family's dice in
     turn (their colour and size)."""
     cal = Calibration()
@@ -212,8 +234,10 @@ def calibrate(camera: FrameSource, families: Sequence[str], interactive: bool,
     reader = DiceReader(Calibration(tray=cal.tray))
     sure = [d for d in leftovers if d.value is not None]
     if sure:
-        say(f"warning: the empty tray seems to hold {len(sure)} dice; "
-            "clear it and run calibrate again if that is right.")
+        say(
+            f"warning: the empty tray seems to hold {len(sure)} dice; "
+            "clear it and run calibrate again if that is right."
+        )
     samples: dict[str, list[np.ndarray]] = {}
     sizes: list[float] = []
     seen: list[float] = []
@@ -226,7 +250,8 @@ def calibrate(camera: FrameSource, families: Sequence[str], interactive: bool,
             raise CalibrationError(
                 f"no dice found for {family}: check that the dice are in view, in focus and "
                 "lit, and that the mat contrasts with them"
-                + (" (and inside the tray: --tray)" if cal.tray else ""))
+                + (" (and inside the tray: --tray)" if cal.tray else "")
+            )
         samples[family] = [body_colour(warp_die(lab, d.rect)) for d in dice]
         sizes += [float(np.sqrt(d.rect[1][0] * d.rect[1][1])) for d in dice]
         seen += [float(d.rect[1][0]) for d in reader.read(frame)]
@@ -250,8 +275,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     live = not Path(args.camera).is_dir()
     print(f"Calibrating with {camera.name} for families: {', '.join(families)}")
     try:
-        cal = calibrate(camera, families, interactive, skip=5 if live else 0,
-                        tray_spec=args.tray)
+        cal = calibrate(camera, families, interactive, skip=5 if live else 0, tray_spec=args.tray)
     except (CameraError, CalibrationError, tray.TrayError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -259,15 +283,19 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         camera.close()
     out = Path(args.out)
     cal.save(out)
-    print(f"Die size {cal.die_px} px; colours: "
-          + ", ".join(f"{k} Lab{tuple(round(x) for x in v)}" for k, v in cal.palette.items()))
+    print(
+        f"Die size {cal.die_px} px; colours: "
+        + ", ".join(f"{k} Lab{tuple(round(x) for x in v)}" for k, v in cal.palette.items())
+    )
     if cal.tray is not None:
         picture = out.with_name(out.stem + "-tray.png")
         empty = cv2.imread(str(out.parent / cal.empty_tray)) if cal.empty_tray else None
         if empty is not None:
             cv2.imwrite(str(picture), tray.draw(empty, cal.tray))
-            print(f"Only the tray is read: check its outline in {picture} (else calibrate "
-                  "again with --tray 'x,y x,y ...', its corners in pixels of that picture)")
+            print(
+                f"Only the tray is read: check its outline in {picture} (else calibrate "
+                "again with --tray 'x,y x,y ...', its corners in pixels of that picture)"
+            )
     print(f"Saved {args.out}. Use it with --calibration {args.out}")
     return 0
 
@@ -284,29 +312,45 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("evaluate", help="score the reader on labelled photos")
     e.add_argument("dir", help="folder with images and labels.json")
     e.add_argument("--json", action="store_true")
-    e.add_argument("--mistakes", metavar="FILE.png", type=Path,
-                   help="draw every die read wrong, unsure or missed, and every phantom, "
-                        "with its label and read, into one picture")
+    e.add_argument(
+        "--mistakes",
+        metavar="FILE.png",
+        type=Path,
+        help="draw every die read wrong, unsure or missed, and every phantom, "
+        "with its label and read, into one picture",
+    )
     e.add_argument("--calibration", metavar="FILE", type=Path)
     e.set_defaults(run=cmd_evaluate)
-    lab = sub.add_parser("label", help="draft labels.json for a folder of photos, to check "
-                                       "by hand and then evaluate or retrain on")
+    lab = sub.add_parser(
+        "label",
+        help="draft labels.json for a folder of photos, to check "
+        "by hand and then evaluate or retrain on",
+    )
     lab.add_argument("dir", help="folder of photos")
     lab.add_argument("--force", action="store_true", help="replace an existing labels.json")
     lab.add_argument("--calibration", metavar="FILE", type=Path)
     lab.set_defaults(run=cmd_label)
     c = sub.add_parser("calibrate", help="guided setup for a rig")
-    c.add_argument("--camera", required=True,
-                   help="'picam', a VideoCapture device number, or a folder of images "
-                        "(empty tray first, then one picture per family)")
-    c.add_argument("--families", default="red",
-                   help="comma-separated family colours, in the order they will be shown")
+    c.add_argument(
+        "--camera",
+        required=True,
+        help="'picam', a VideoCapture device number, or a folder of images "
+        "(empty tray first, then one picture per family)",
+    )
+    c.add_argument(
+        "--families",
+        default="red",
+        help="comma-separated family colours, in the order they will be shown",
+    )
     c.add_argument("--out", default=str(DEFAULT_CALIBRATION), help="calibration file to write")
     c.add_argument("--yes", action="store_true", help="do not wait for Enter between steps")
-    c.add_argument("--tray", default="auto",
-                   help="where dice count: 'auto' (found on the empty tray), 'none' (the whole "
-                        "picture), or its corners 'x,y x,y x,y ...' (or 'x0,y0,x1,y1') in "
-                        "pixels of the camera's picture")
+    c.add_argument(
+        "--tray",
+        default="auto",
+        help="where dice count: 'auto' (found on the empty tray), 'none' (the whole "
+        "picture), or its corners 'x,y x,y x,y ...' (or 'x0,y0,x1,y1') in "
+        "pixels of the camera's picture",
+    )
     c.set_defaults(run=cmd_calibrate)
     return p
 

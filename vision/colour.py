@@ -38,7 +38,7 @@ def body_colour(crop_lab: np.ndarray) -> np.ndarray:
     """Median Lab of the middle of a warped die (pips and edges are minorities there)."""
     c = crop_lab.shape[0]
     m = c // 5
-    body: np.ndarray = np.median(crop_lab[m:c - m, m:c - m].reshape(-1, 3), axis=0)
+    body: np.ndarray = np.median(crop_lab[m : c - m, m : c - m].reshape(-1, 3), axis=0)
     return body.astype(np.float32)
 
 
@@ -48,8 +48,9 @@ def _distance(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.sqrt(0.25 * d[0] ** 2 + d[1] ** 2 + d[2] ** 2))
 
 
-def nearest_colour(lab: np.ndarray,
-                   palette: Mapping[str, Sequence[float]] = NAMED_COLOURS) -> tuple[str, float]:
+def nearest_colour(
+    lab: np.ndarray, palette: Mapping[str, Sequence[float]] = NAMED_COLOURS
+) -> tuple[str, float]:
     """The palette entry nearest to ``lab`` and its distance."""
     names = list(palette)
     d = np.asarray([palette[k] for k in names], np.float32) - np.asarray(lab, np.float32)
@@ -60,8 +61,11 @@ def nearest_colour(lab: np.ndarray,
 
 def calibrate_palette(samples: Mapping[str, Sequence[np.ndarray]]) -> dict[str, list[float]]:
     """Each family's colour: the median of its dice's body colours seen at setup."""
-    return {name: np.median(np.asarray(cols, np.float32), axis=0).round(1).tolist()
-            for name, cols in samples.items() if len(cols)}
+    return {
+        name: np.median(np.asarray(cols, np.float32), axis=0).round(1).tolist()
+        for name, cols in samples.items()
+        if len(cols)
+    }
 
 
 def group_by_colour(colours: Sequence[np.ndarray], k: int) -> list[int]:
@@ -72,8 +76,14 @@ def group_by_colour(colours: Sequence[np.ndarray], k: int) -> list[int]:
     k = min(k, len(pts))
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 0.1)
     # OpenCV's stubs do not allow None (no initial labels) for bestLabels; the C++ does.
-    _, assign, _ = cv2.kmeans(pts, k, None, criteria, 5,  # type: ignore[call-overload]
-                              cv2.KMEANS_PP_CENTERS)
+    _, assign, _ = cv2.kmeans(
+        pts,
+        k,
+        None,
+        criteria,
+        5,  # type: ignore[call-overload]
+        cv2.KMEANS_PP_CENTERS,
+    )
     return [int(a) for a in assign.ravel()]
 
 

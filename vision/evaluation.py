@@ -39,8 +39,9 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def match(predicted: Sequence[tuple[float, float]], boxes: Sequence[Sequence[float]]
-          ) -> tuple[dict[int, int], list[int]]:
+def match(
+    predicted: Sequence[tuple[float, float]], boxes: Sequence[Sequence[float]]
+) -> tuple[dict[int, int], list[int]]:
     """Pair predictions with labelled boxes: {label: prediction} and the unmatched predictions."""
     pairs = []
     for p, (x, y) in enumerate(predicted):
@@ -79,9 +80,14 @@ class Mistake:
         return f"phantom {shown} ({self.confidence:.2f})"
 
     def as_json(self) -> dict[str, Any]:
-        return {"image": self.name, "box": list(self.box), "kind": self.kind,
-                "true": self.true, "read": self.read,
-                "confidence": round(self.confidence, 3)}
+        return {
+            "image": self.name,
+            "box": list(self.box),
+            "kind": self.kind,
+            "true": self.true,
+            "read": self.read,
+            "confidence": round(self.confidence, 3),
+        }
 
 
 @dataclass
@@ -102,8 +108,9 @@ class Score:
     failures: list[str] = field(default_factory=list)
     mistakes: list[Mistake] = field(default_factory=list)
 
-    def add(self, name: str, dice: Sequence[DieFound], labels: Sequence[dict[str, Any]],
-            seconds: float) -> None:
+    def add(
+        self, name: str, dice: Sequence[DieFound], labels: Sequence[dict[str, Any]], seconds: float
+    ) -> None:
         taken, phantoms = match([d.centre for d in dice], [lb["box"] for lb in labels])
         right = 0
         for i, lb in enumerate(labels):
@@ -125,8 +132,10 @@ class Score:
             else:
                 self.wrong += 1
                 self.mistakes.append(Mistake(name, box, "wrong", true, value, die.confidence))
-        self.mistakes += [Mistake(name, dice[p].box, "phantom", None, dice[p].value,
-                                  dice[p].confidence) for p in phantoms]
+        self.mistakes += [
+            Mistake(name, dice[p].box, "phantom", None, dice[p].value, dice[p].confidence)
+            for p in phantoms
+        ]
         self.images += 1
         self.labelled += len(labels)
         self.right += right
@@ -138,8 +147,18 @@ class Score:
             self.failures.append(name)
 
     def merge(self, other: Score) -> None:
-        for k in ("images", "labelled", "right", "wrong", "abstained", "missed", "phantom",
-                  "exact_images", "seconds", "cpu_seconds"):
+        for k in (
+            "images",
+            "labelled",
+            "right",
+            "wrong",
+            "abstained",
+            "missed",
+            "phantom",
+            "exact_images",
+            "seconds",
+            "cpu_seconds",
+        ):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.confusion += other.confusion
         self.failures += other.failures
@@ -166,20 +185,25 @@ class Score:
         """The counts, rates and confusion, and (unless ``mistakes`` is False) every
         :class:`Mistake`."""
         return {
-            "images": self.images, "labelled": self.labelled,
+            "images": self.images,
+            "labelled": self.labelled,
             "value_accuracy": round(self.value_accuracy, 4),
             "value_accuracy_95": [round(x, 4) for x in wilson(self.right, self.labelled)],
-            "right": self.right, "wrong": self.wrong,
-            "missed": self.missed, "phantom": self.phantom,
+            "right": self.right,
+            "wrong": self.wrong,
+            "missed": self.missed,
+            "phantom": self.phantom,
             "phantom_rate": round(self.phantom_rate, 4),
             "exact_images": self.exact_images,
             "exact_images_95": [round(x, 4) for x in wilson(self.exact_images, self.images)],
             "abstained": self.abstained,
             "ms_per_image": round(self.ms_per_image, 2),
             "cpu_ms_per_image": round(self.cpu_ms_per_image, 2),
-            "confusion": {"rows": "true value 1..6",
-                          "columns": ["unsure", 1, 2, 3, 4, 5, 6, "missed"],
-                          "counts": self.confusion[1:].tolist()},
+            "confusion": {
+                "rows": "true value 1..6",
+                "columns": ["unsure", 1, 2, 3, 4, 5, 6, "missed"],
+                "counts": self.confusion[1:].tolist(),
+            },
         } | ({"mistakes": [m.as_json() for m in self.mistakes]} if mistakes else {})
 
     def report(self) -> str:
@@ -209,9 +233,12 @@ class Score:
         return "\n".join(lines)
 
 
-def evaluate(folder: Path, read: Callable[[np.ndarray], Sequence[DieFound]],
-             names: Iterable[str] | None = None,
-             progress: Callable[[int, int], None] | None = None) -> Score:
+def evaluate(
+    folder: Path,
+    read: Callable[[np.ndarray], Sequence[DieFound]],
+    names: Iterable[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Score:
     """Run ``read`` over the labelled photos of ``folder`` (or the ``names`` among them)."""
     folder = Path(folder)
     labels = load_labels(folder)

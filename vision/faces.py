@@ -35,8 +35,10 @@ def _pair_profile(points: np.ndarray) -> np.ndarray:
 
 _PROFILES = {n: _pair_profile(p) for n, p in LAYOUTS.items() if n > 1}
 # The span (largest pip-to-pip distance) of each face, in grid steps.
-_SPAN = {n: (max(np.hypot(*(a - b)) for a, b in combinations(p, 2)) if n > 1 else 0.0)
-         for n, p in LAYOUTS.items()}
+_SPAN = {
+    n: (max(np.hypot(*(a - b)) for a, b in combinations(p, 2)) if n > 1 else 0.0)
+    for n, p in LAYOUTS.items()
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +54,12 @@ class FaceFit:
     legal: bool
 
 
-def fit_face(pips: np.ndarray, step: float | None = None, centre: np.ndarray | None = None,
-             tolerance: float = 0.28) -> FaceFit | None:
+def fit_face(
+    pips: np.ndarray,
+    step: float | None = None,
+    centre: np.ndarray | None = None,
+    tolerance: float = 0.28,
+) -> FaceFit | None:
     """Check pip centres (N×2, pixels) against the legal face with N pips.
 
     ``step`` is the expected grid step in pixels when the die size is known (about 0.3 of the

@@ -75,8 +75,9 @@ def foreground_mask(lab: np.ndarray, empty_lab: np.ndarray | None = None) -> np.
     """1 where something other than the tray is, holes filled (pips are part of the die)."""
     background = empty_lab if empty_lab is not None else estimate_background(lab)
     dist = lab_distance(lab, background)
-    otsu, _ = cv2.threshold(np.clip(dist, 0, 255).astype(np.uint8), 0, 255,
-                            cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    otsu, _ = cv2.threshold(
+        np.clip(dist, 0, 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
+    )
     mask = (dist > max(_MIN_CONTRAST, otsu)).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -106,7 +107,7 @@ def estimate_die_size(labels: np.ndarray, stats: np.ndarray, image_side: int) ->
         x0, y0, bw, bh, area = stats[i]
         if not lo <= area <= hi:
             continue
-        ys, xs = np.nonzero(labels[y0:y0 + bh, x0:x0 + bw] == i)
+        ys, xs = np.nonzero(labels[y0 : y0 + bh, x0 : x0 + bw] == i)
         rect = _rect(np.column_stack([xs, ys]).astype(np.float32))
         if squareness(int(area), rect) >= _SQUARE_ENOUGH:
             sides.append(np.sqrt(area))
@@ -125,8 +126,14 @@ def _split(points: np.ndarray, max_k: int) -> list[tuple[np.ndarray, Rect, float
             # thousands), then every pixel goes to its nearest centre.
             sample = points[:: max(1, len(points) // 300)]
             # OpenCV's stubs do not allow None (no initial labels) for bestLabels.
-            _, _, centres = cv2.kmeans(sample, k, None, criteria, 2,  # type: ignore[call-overload]
-                                       cv2.KMEANS_PP_CENTERS)
+            _, _, centres = cv2.kmeans(
+                sample,
+                k,
+                None,
+                criteria,
+                2,  # type: ignore[call-overload]
+                cv2.KMEANS_PP_CENTERS,
+            )
             d2 = ((points[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
             assign = d2.argmin(axis=1)
             groups = [points[assign == j] for j in range(k)]
@@ -142,8 +149,9 @@ def _split(points: np.ndarray, max_k: int) -> list[tuple[np.ndarray, Rect, float
     return best[1]
 
 
-def find_dice(lab: np.ndarray, die_px: float | None = None,
-              empty_lab: np.ndarray | None = None) -> tuple[list[Candidate], np.ndarray, float]:
+def find_dice(
+    lab: np.ndarray, die_px: float | None = None, empty_lab: np.ndarray | None = None
+) -> tuple[list[Candidate], np.ndarray, float]:
     """Every patch that may be a die, the foreground mask, and the die size used.
 
     ``die_px`` is the calibrated die edge; without it the size is estimated from the picture
@@ -161,7 +169,7 @@ def find_dice(lab: np.ndarray, die_px: float | None = None,
         # Too small for a die, or bigger than the largest heap we split (a tray wall, a hand).
         if area < 0.35 * s * s or area > 1.2 * _MAX_DICE_PER_PATCH * s * s:
             continue
-        ys, xs = np.nonzero(labels[y0:y0 + bh, x0:x0 + bw] == i)
+        ys, xs = np.nonzero(labels[y0 : y0 + bh, x0 : x0 + bw] == i)
         points = np.column_stack([xs + x0, ys + y0]).astype(np.float32)
         max_k = min(_MAX_DICE_PER_PATCH, int(area / (0.6 * s * s)))
         for part, rect, square in _split(points, max_k):

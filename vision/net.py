@@ -97,8 +97,9 @@ class NetDie:
 
 def _session(path: Path) -> ort.InferenceSession:
     if not path.exists():
-        raise FileNotFoundError(f"no die network at {path}: rebuild it with "
-                                "`python -m vision.train`")
+        raise FileNotFoundError(
+            f"no die network at {path}: rebuild it with `python -m vision.train`"
+        )
     # One thread: the companion serves phones beside the reader, and a still frame is read
     # once. (ONNX Runtime runs these nets 3-5x faster than cv2.dnn; see pyproject.)
     options = ort.SessionOptions()
@@ -138,8 +139,9 @@ class Detector:
             found.append((float(cx), float(cy), size, float(heat[gy, gx])))
         return found
 
-    def find(self, pyramid: Pyramid, levels: list[int],
-             tray: Polygon | None = None) -> list[NetDie]:
+    def find(
+        self, pyramid: Pyramid, levels: list[int], tray: Polygon | None = None
+    ) -> list[NetDie]:
         """The dice on each of ``levels`` (only those in the band it learnt, and only inside
         the tray), in picture pixels, without face probabilities yet."""
         shape = pyramid.level(0).shape
@@ -149,7 +151,7 @@ class Detector:
             x0 = y0 = 0
             if tray is not None:
                 # Some tray around the tray's edge, so the detector sees a die there whole.
-                f = 0.5 ** k
+                f = 0.5**k
                 x0, y0, x1, y1 = (round(v * f) for v in bounds(tray, shape, BAND[1] / f))
                 img = img[y0:y1, x0:x1]
                 if min(img.shape[:2]) < STRIDE:
@@ -160,8 +162,9 @@ class Detector:
             high = BAND[1] * (np.inf if k == levels[-1] else 1.3)
             for cx, cy, size, heat in self.peaks(img):
                 if low <= size <= high:
-                    found.append(NetDie(_from_level((cx + x0, cy + y0), k), size * 2 ** k,
-                                        heat, np.zeros(8)))
+                    found.append(
+                        NetDie(_from_level((cx + x0, cy + y0), k), size * 2**k, heat, np.zeros(8))
+                    )
         if tray is not None:
             found = [d for d in found if contains(tray, shape, d.centre)]
         # One die found twice (on two levels, or two peaks on one): keep the stronger. Finds
@@ -173,8 +176,9 @@ class Detector:
 class DieNet:
     """The two networks in ``models`` (the shipped ones, or e.g. a benchmark fold's)."""
 
-    def __init__(self, models: Path | str = MODELS, min_heat: float = MIN_HEAT,
-                 views: int = VIEWS) -> None:
+    def __init__(
+        self, models: Path | str = MODELS, min_heat: float = MIN_HEAT, views: int = VIEWS
+    ) -> None:
         models = Path(models)
         self.models = models
         self.detector = Detector(models / "dice_net.onnx", min_heat)
@@ -189,22 +193,31 @@ class DieNet:
         (:data:`SECOND_LOOK_BELOW`, :data:`SECOND_LOOK`)."""
         if not dice:
             return []
-        angles = [die_angle(pyramid.level(k), _to_level(d.centre, k), d.size * 0.5 ** k)
-                  for d in dice for k in [crop_level(d.size)]]
-        p = self._faces(np.stack([_cut(pyramid, d.centre, d.size, a)
-                                  for d, a in zip(dice, angles, strict=True)]))
-        kept = [NetDie(d.centre, d.size, d.heat, q, a)
-                for d, q, a in zip(dice, p, angles, strict=True) if q[6] < q[:6].sum() + q[7]]
+        angles = [
+            die_angle(pyramid.level(k), _to_level(d.centre, k), d.size * 0.5**k)
+            for d in dice
+            for k in [crop_level(d.size)]
+        ]
+        p = self._faces(
+            np.stack(
+                [_cut(pyramid, d.centre, d.size, a) for d, a in zip(dice, angles, strict=True)]
+            )
+        )
+        kept = [
+            NetDie(d.centre, d.size, d.heat, q, a)
+            for d, q, a in zip(dice, p, angles, strict=True)
+            if q[6] < q[:6].sum() + q[7]
+        ]
         # Of finds in one place, a die read surely over one that is not, and then the bigger:
         # a die lies inside no other die, so what is inside a die read surely is part of it
         # (its pips, which alone look like 1s), and a heap of dice taken for one big die is
         # not read surely.
-        kept = _apart(kept, key=lambda d: (float(d.best_probability >= MIN_VALUE), d.size),
-                      same_size=False)
+        kept = _apart(
+            kept, key=lambda d: (float(d.best_probability >= MIN_VALUE), d.size), same_size=False
+        )
         kept.sort(key=lambda d: -d.heat)
         again = [i for i, d in enumerate(kept) if d.best_probability < SECOND_LOOK_BELOW]
-        for i, d in zip(again, self._second_look(pyramid, [kept[i] for i in again]),
-                        strict=True):
+        for i, d in zip(again, self._second_look(pyramid, [kept[i] for i in again]), strict=True):
             kept[i] = d
         return kept
 
@@ -217,18 +230,25 @@ class DieNet:
         crops = []
         for d in dice:
             shift = SECOND_LOOK * die_side(d.size, d.angle)
-            crops += [_cut(pyramid, (d.centre[0] + dx * shift, d.centre[1] + dy * shift),
-                           d.size, d.angle) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+            crops += [
+                _cut(pyramid, (d.centre[0] + dx * shift, d.centre[1] + dy * shift), d.size, d.angle)
+                for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            ]
             crops.append(_cut(pyramid, d.centre, d.size * SECOND_LOOK_ZOOM, d.angle))
         p = self._faces(np.stack(crops)).reshape(len(dice), 5, 8).sum(axis=1)
-        return [NetDie(d.centre, d.size, d.heat, (d.probabilities + q) / 6, d.angle)
-                for d, q in zip(dice, p, strict=True)]
+        return [
+            NetDie(d.centre, d.size, d.heat, (d.probabilities + q) / 6, d.angle)
+            for d, q in zip(dice, p, strict=True)
+        ]
 
     def _faces(self, crops: np.ndarray) -> np.ndarray:
         """The face classifier's probabilities for each crop, averaged over its views."""
         views = np.concatenate(
-            [np.rot90(crops if k < 4 else crops[:, :, ::-1], k % 4, axes=(1, 2))
-             for k in range(self.views)])
+            [
+                np.rot90(crops if k < 4 else crops[:, :, ::-1], k % 4, axes=(1, 2))
+                for k in range(self.views)
+            ]
+        )
         blob = views.transpose(0, 3, 1, 2).astype(np.float32) * np.float32(1 / 255)
         logits: np.ndarray = self.faces.run(None, {"bgr": np.ascontiguousarray(blob)})[0]
         logits = logits.reshape(self.views, len(crops), 8).astype(np.float64)
@@ -236,8 +256,9 @@ class DieNet:
         mean: np.ndarray = (p / p.sum(axis=2, keepdims=True)).mean(axis=0)
         return mean
 
-    def find(self, bgr: np.ndarray, die_px: float | None = None,
-             tray: Polygon | None = None) -> list[NetDie]:
+    def find(
+        self, bgr: np.ndarray, die_px: float | None = None, tray: Polygon | None = None
+    ) -> list[NetDie]:
         """Every die on the picture, in picture pixels.
 
         The detector reads the levels of the picture's pyramid where its dice can be
@@ -254,37 +275,39 @@ class DieNet:
         return self._classify(pyramid, self.detector.find(pyramid, levels, tray))
 
 
-def _apart(dice: list[NetDie], key: Callable[[NetDie], tuple[float, ...]], same_size: bool
-           ) -> list[NetDie]:
+def _apart(
+    dice: list[NetDie], key: Callable[[NetDie], tuple[float, ...]], same_size: bool
+) -> list[NetDie]:
     """``dice`` without those overlapping a better one (by ``key``, best first kept): two
     finds overlap when the centre of one lies in the middle half of the other (dice lie side
     by side, never on top of each other), and, with ``same_size``, their sizes are within
     a factor :data:`SAME_SIZE`."""
     kept: list[NetDie] = []
     for d in sorted(dice, key=key, reverse=True):
-        if all(np.hypot(d.centre[0] - k.centre[0], d.centre[1] - k.centre[1])
-               >= 0.5 * (min if same_size else max)(d.size, k.size)
-               or (same_size and max(d.size, k.size) > SAME_SIZE * min(d.size, k.size))
-               for k in kept):
+        if all(
+            np.hypot(d.centre[0] - k.centre[0], d.centre[1] - k.centre[1])
+            >= 0.5 * (min if same_size else max)(d.size, k.size)
+            or (same_size and max(d.size, k.size) > SAME_SIZE * min(d.size, k.size))
+            for k in kept
+        ):
             kept.append(d)
     return kept
 
 
 def _to_level(point: tuple[float, float], k: int) -> tuple[float, float]:
     """A picture point in pixels of level ``k`` (pixel centres at whole numbers)."""
-    f = 0.5 ** k
+    f = 0.5**k
     return ((point[0] + 0.5) * f - 0.5, (point[1] + 0.5) * f - 0.5)
 
 
 def _from_level(point: tuple[float, float], k: int) -> tuple[float, float]:
     """A point in pixels of level ``k`` in picture pixels."""
-    f = 2 ** k
+    f = 2**k
     return ((point[0] + 0.5) * f - 0.5, (point[1] + 0.5) * f - 0.5)
 
 
-def _cut(pyramid: Pyramid, centre: tuple[float, float], size: float, angle: float
-         ) -> np.ndarray:
+def _cut(pyramid: Pyramid, centre: tuple[float, float], size: float, angle: float) -> np.ndarray:
     """The face classifier's crop of a die (:func:`vision.pose.face_crop`), cut from the
     coarsest level where the die is still :data:`vision.pyramid.CROP_SIDE` across."""
     k = crop_level(size)
-    return face_crop(pyramid.level(k), _to_level(centre, k), size * 0.5 ** k, angle)
+    return face_crop(pyramid.level(k), _to_level(centre, k), size * 0.5**k, angle)

@@ -38,14 +38,16 @@ class PipReading:
     reason: str
 
 
-def warp_die(image: np.ndarray, rect: Rect, size: int = CROP,
-             interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
+def warp_die(
+    image: np.ndarray, rect: Rect, size: int = CROP, interpolation: int = cv2.INTER_LINEAR
+) -> np.ndarray:
     """Cut the die's rotated box out of ``image`` as a ``size``×``size`` square."""
     box = cv2.boxPoints(rect).astype(np.float32)
     dst = np.array([[0, size - 1], [0, 0], [size - 1, 0], [size - 1, size - 1]], np.float32)
     m = cv2.getPerspectiveTransform(box, dst)
-    return cv2.warpPerspective(image, m, (size, size), flags=interpolation,
-                               borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpPerspective(
+        image, m, (size, size), flags=interpolation, borderMode=cv2.BORDER_REPLICATE
+    )
 
 
 def spot_response(crop_lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -66,7 +68,7 @@ def find_pips(crop_lab: np.ndarray, crop_mask: np.ndarray | None = None) -> np.n
     response, diff = spot_response(crop_lab)
     m = int(c * 0.12)
     r = np.zeros_like(response)
-    r[m:c - m, m:c - m] = response[m:c - m, m:c - m]
+    r[m : c - m, m : c - m] = response[m : c - m, m : c - m]
     if crop_mask is not None:
         r[cv2.erode(crop_mask, np.ones((5, 5), np.uint8)) == 0] = 0
     peak = float(r.max())
@@ -104,8 +106,9 @@ def read_pips(lab: np.ndarray, rect: Rect, mask: np.ndarray | None = None) -> Pi
         return PipReading(None, pips, 0.0, f"{n} spots: more than a face has")
     centre = np.array([(CROP - 1) / 2, (CROP - 1) / 2])
     # A lone pip is only a "1" when it sits in the middle; the others are checked by shape.
-    fit = fit_face(pips, step=0.3 * CROP if n == 1 else None, centre=centre if n == 1 else None,
-                   tolerance=0.3)
+    fit = fit_face(
+        pips, step=0.3 * CROP if n == 1 else None, centre=centre if n == 1 else None, tolerance=0.3
+    )
     assert fit is not None
     confidence = float(max(0.0, 1.0 - fit.error / 0.6))
     if not fit.legal:

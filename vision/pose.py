@@ -49,8 +49,9 @@ def die_angle(bgr: np.ndarray, centre: tuple[float, float], size: float) -> floa
     side = _MASK.shape[0]
     k = _ANGLE_PX / max(size, 1.0)
     m = np.array([[k, 0, side / 2 - k * centre[0]], [0, k, side / 2 - k * centre[1]]])
-    crop = cv2.warpAffine(bgr, m, (side, side), flags=cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    crop = cv2.warpAffine(
+        bgr, m, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    ).astype(np.float32)
     gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0)
     gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1)
     strongest = (gx * gx + gy * gy).argmax(axis=2)[..., None]
@@ -60,7 +61,7 @@ def die_angle(bgr: np.ndarray, centre: tuple[float, float], size: float) -> floa
     # with z = gx + i·gy, z⁴/|z|³ has angle 4θ and length |z|.
     z = (gx + 1j * gy) * _MASK
     mag = np.abs(z)
-    total = (z ** 4 / np.maximum(mag, 1e-6) ** 3).sum()
+    total = (z**4 / np.maximum(mag, 1e-6) ** 3).sum()
     return float(np.angle(total)) / 4
 
 
@@ -69,9 +70,15 @@ def die_side(size: float, angle: float) -> float:
     return size / (abs(math.cos(angle)) + abs(math.sin(angle)))
 
 
-def face_crop(bgr: np.ndarray, centre: tuple[float, float], size: float, angle: float,
-              turn: float = 0.0, side: int = FACE_CROP, margin: float = FACE_MARGIN
-              ) -> np.ndarray:
+def face_crop(
+    bgr: np.ndarray,
+    centre: tuple[float, float],
+    size: float,
+    angle: float,
+    turn: float = 0.0,
+    side: int = FACE_CROP,
+    margin: float = FACE_MARGIN,
+) -> np.ndarray:
     """The die at ``centre`` (upright box ``size``, turn ``angle`` from :func:`die_angle`)
     turned square (and then by ``turn`` more) and scaled so that its side times ``margin``
     fills ``side`` pixels.
@@ -79,8 +86,12 @@ def face_crop(bgr: np.ndarray, centre: tuple[float, float], size: float, angle: 
     Bilinear, without smoothing first: ``cv2.warpAffine`` takes ``INTER_AREA`` for
     ``INTER_LINEAR``, and a blur before the cut (σ up to 2·(1/scale − 1) pixels) read as
     many dice right held out, so the crops stay as the shipped classifier learnt them."""
-    m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])),
-                                math.degrees(angle + turn), side / (margin * die_side(size, angle)))
+    m = cv2.getRotationMatrix2D(
+        (float(centre[0]), float(centre[1])),
+        math.degrees(angle + turn),
+        side / (margin * die_side(size, angle)),
+    )
     m[:, 2] += np.array([side / 2 - centre[0], side / 2 - centre[1]])
-    return cv2.warpAffine(bgr, m, (side, side), flags=cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(
+        bgr, m, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )

@@ -53,9 +53,13 @@ class DieFound:
     reason: str
 
     def as_json(self) -> dict[str, Any]:
-        return {"value": self.value, "box": list(self.box), "colour": self.colour,
-                "confidence": round(self.confidence, 3),
-                **({} if self.value is not None else {"unsure": self.reason})}
+        return {
+            "value": self.value,
+            "box": list(self.box),
+            "colour": self.colour,
+            "confidence": round(self.confidence, 3),
+            **({} if self.value is not None else {"unsure": self.reason}),
+        }
 
 
 class DiceReader:
@@ -67,9 +71,13 @@ class DiceReader:
     more often).
     """
 
-    def __init__(self, calibration: Calibration | None = None,
-                 models: Path | str = MODELS, min_value: float = MIN_VALUE,
-                 views: int = VIEWS) -> None:
+    def __init__(
+        self,
+        calibration: Calibration | None = None,
+        models: Path | str = MODELS,
+        min_value: float = MIN_VALUE,
+        views: int = VIEWS,
+    ) -> None:
         self.calibration = calibration or Calibration()
         self.models = models
         self.min_value = min_value
@@ -95,10 +103,18 @@ class DiceReader:
                 reason = f"no legal face (p={d.no_face:.2f}): blank, smudged or cocked"
             else:
                 reason = f"face {d.best} only at p={p:.2f}"
-            found.append(DieFound(
-                value=d.best if sure else None, box=_box(d.centre, d.size), centre=d.centre,
-                rect=rect, colour=name, lab=_lab(colour_lab),
-                confidence=d.heat * p, reason=reason))
+            found.append(
+                DieFound(
+                    value=d.best if sure else None,
+                    box=_box(d.centre, d.size),
+                    centre=d.centre,
+                    rect=rect,
+                    colour=name,
+                    lab=_lab(colour_lab),
+                    confidence=d.heat * p,
+                    reason=reason,
+                )
+            )
         found.sort(key=lambda d: (round(d.centre[1] / 20), d.centre[0]))
         return found
 
@@ -123,10 +139,18 @@ class ClassicReader:
             pips = read_pips(lab, cand.rect, mask)
             colour_lab = body_colour(warp_die(lab, cand.rect))
             name, _ = nearest_colour(colour_lab, palette)
-            found.append(DieFound(
-                value=pips.value, box=cand.box, centre=cand.centre, rect=cand.rect,
-                colour=name, lab=_lab(colour_lab),
-                confidence=pips.confidence * cand.squareness, reason=pips.reason))
+            found.append(
+                DieFound(
+                    value=pips.value,
+                    box=cand.box,
+                    centre=cand.centre,
+                    rect=cand.rect,
+                    colour=name,
+                    lab=_lab(colour_lab),
+                    confidence=pips.confidence * cand.squareness,
+                    reason=pips.reason,
+                )
+            )
         found.sort(key=lambda d: (round(d.centre[1] / 20), d.centre[0]))
         return found
 
@@ -139,10 +163,12 @@ def _middles_lab(bgr: np.ndarray, dice: list[NetDie]) -> list[np.ndarray]:
     for d in dice:
         r = max(1, round(d.size / 6))
         x, y = round(d.centre[0]), round(d.centre[1])
-        patch = bgr[max(0, y - r):min(h, y + r + 1), max(0, x - r):min(w, x + r + 1)]
+        patch = bgr[max(0, y - r) : min(h, y + r + 1), max(0, x - r) : min(w, x + r + 1)]
         if patch.size == 0:
-            patch = bgr[min(h - 1, max(0, y)):min(h - 1, max(0, y)) + 1,
-                        min(w - 1, max(0, x)):min(w - 1, max(0, x)) + 1]
+            patch = bgr[
+                min(h - 1, max(0, y)) : min(h - 1, max(0, y)) + 1,
+                min(w - 1, max(0, x)) : min(w - 1, max(0, x)) + 1,
+            ]
         lab = cv2.cvtColor(np.ascontiguousarray(patch), cv2.COLOR_BGR2LAB)
         out.append(np.median(lab.reshape(-1, 3), axis=0).astype(np.float32))
     return out

@@ -39,8 +39,10 @@ class Rig:
         for photo, dice in labels.items():
             for die in dice:
                 if die.get("value") not in range(1, 7) or len(die.get("box", [])) != 4:
-                    raise ValueError(f"{path}: bad label in {photo}: {die!r} (each die needs a "
-                                     "value 1-6 and a box [x0, y0, x1, y1])")
+                    raise ValueError(
+                        f"{path}: bad label in {photo}: {die!r} (each die needs a "
+                        "value 1-6 and a box [x0, y0, x1, y1])"
+                    )
         return labels
 
     def photos(self) -> list[str]:

@@ -26,9 +26,15 @@ _SUPERSAMPLE_BELOW = 40.0
 ILLEGAL = 0.1
 
 
-def _paste_die(canvas: np.ndarray, rng: np.random.Generator, centre: tuple[float, float],
-               side: float, angle: float, value: int,
-               layout: tuple[tuple[float, float], ...] | None) -> None:
+def _paste_die(
+    canvas: np.ndarray,
+    rng: np.random.Generator,
+    centre: tuple[float, float],
+    side: float,
+    angle: float,
+    value: int,
+    layout: tuple[tuple[float, float], ...] | None,
+) -> None:
     """Draw one die into ``canvas`` (float32 BGR) around ``centre``, changing only the pixels
     the die and its shadow cover."""
     h, w = canvas.shape[:2]
@@ -37,19 +43,18 @@ def _paste_die(canvas: np.ndarray, rng: np.random.Generator, centre: tuple[float
     n = 2 * half + 1
     m = n  # the table is reflected out this far, so a die at its edge is drawn whole
     pad = cv2.copyMakeBorder(canvas, m, m, m, m, cv2.BORDER_REFLECT)
-    local = pad[y0 + m:y0 + m + n, x0 + m:x0 + m + n].copy()
+    local = pad[y0 + m : y0 + m + n, x0 + m : x0 + m + n].copy()
     k = 2 if side < _SUPERSAMPLE_BELOW else 1
     big = cv2.resize(local, (n * k, n * k), interpolation=cv2.INTER_LINEAR) if k > 1 else local
     before = big.copy()
-    at = np.array([(centre[0] - x0 + 0.5) * k - 0.5, (centre[1] - y0 + 0.5) * k - 0.5],
-                  np.float32)
+    at = np.array([(centre[0] - x0 + 0.5) * k - 0.5, (centre[1] - y0 + 0.5) * k - 0.5], np.float32)
     draw_die(big, rng, at, side * k, angle, value, layout)
     # Only what drawing changed goes back: the table around the die stays as sharp as it was.
     change: np.ndarray = big - before
     if k > 1:
         change = cv2.resize(change, (n, n), interpolation=cv2.INTER_AREA)
     ys, xs = slice(max(0, y0), min(h, y0 + n)), slice(max(0, x0), min(w, x0 + n))
-    canvas[ys, xs] += change[ys.start - y0:ys.stop - y0, xs.start - x0:xs.stop - x0]
+    canvas[ys, xs] += change[ys.start - y0 : ys.stop - y0, xs.start - x0 : xs.stop - x0]
 
 
 def scene(rng: np.random.Generator, side: int, die_box: float) -> tuple[np.ndarray, np.ndarray]:
@@ -71,9 +76,14 @@ def scene(rng: np.random.Generator, side: int, die_box: float) -> tuple[np.ndarr
                 cx, cy = px + d * math.cos(a), py + d * math.sin(a)
             else:
                 cx, cy = rng.uniform(0, side), rng.uniform(0, side)
-            if 0 <= cx < side and 0 <= cy < side and all(
+            if (
+                0 <= cx < side
+                and 0 <= cy < side
+                and all(
                     math.hypot(cx - px, cy - py) >= 0.7 * (box + pbox) / 2
-                    for px, py, pbox, *_ in placed):
+                    for px, py, pbox, *_ in placed
+                )
+            ):
                 break
         else:
             continue

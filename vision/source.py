@@ -27,10 +27,15 @@ class CameraDiceSource:
     ``read_frames`` still frames are read per roll and must agree (see :func:`agree`).
     """
 
-    def __init__(self, camera: FrameSource, owner: str = "table",
-                 reader: DiceReader | None = None, gate: MotionGate | None = None,
-                 read_frames: int = 3,
-                 read: Callable[[np.ndarray], list[DieFound]] | None = None) -> None:
+    def __init__(
+        self,
+        camera: FrameSource,
+        owner: str = "table",
+        reader: DiceReader | None = None,
+        gate: MotionGate | None = None,
+        read_frames: int = 3,
+        read: Callable[[np.ndarray], list[DieFound]] | None = None,
+    ) -> None:
         self.camera = camera
         self.owner = owner
         self.gate = gate or MotionGate()
@@ -54,8 +59,10 @@ class CameraDiceSource:
             self._still.clear()
             if self._settled:
                 self._settled = False
-                return [DieReading(self.source, die_id, DieState.ROLLING, roll=self.roll + 1)
-                        for die_id in self._shown]
+                return [
+                    DieReading(self.source, die_id, DieState.ROLLING, roll=self.roll + 1)
+                    for die_id in self._shown
+                ]
             return []
         if self._settled:
             return []
@@ -72,9 +79,15 @@ class CameraDiceSource:
 
     def _reading(self, index: int, die: AgreedDie) -> DieReading:
         state = DieState.SETTLED if die.value is not None else DieState.UNSURE
-        return DieReading(self.source, self._die_id(index), state, face=die.value,
-                          roll=self.roll, colour=die.colour,
-                          confidence=min(1.0, max(0.0, die.confidence)))
+        return DieReading(
+            self.source,
+            self._die_id(index),
+            state,
+            face=die.value,
+            roll=self.roll,
+            colour=die.colour,
+            confidence=min(1.0, max(0.0, die.confidence)),
+        )
 
     def readings(self, limit: int | None = None) -> Iterator[DieReading]:
         """Every reading from the camera until it runs out of frames (a folder) or forever."""
@@ -82,8 +95,7 @@ class CameraDiceSource:
             yield from self.feed(frame)
 
 
-def watch(sources: Iterable[CameraDiceSource],
-          on_reading: Callable[[DieReading], None]) -> None:
+def watch(sources: Iterable[CameraDiceSource], on_reading: Callable[[DieReading], None]) -> None:
     """Poll several cameras in turn (one per family behind its screen, or one for the table)
     and hand every reading to ``on_reading`` until all cameras run out of frames."""
     active = list(sources)

@@ -29,8 +29,9 @@ class MotionGate:
     how many still frames in a row mean the dice have settled.
     """
 
-    def __init__(self, threshold: float = 0.002, pixel_delta: int = 12,
-                 still_frames: int = 3) -> None:
+    def __init__(
+        self, threshold: float = 0.002, pixel_delta: int = 12, still_frames: int = 3
+    ) -> None:
         self.threshold = threshold
         self.pixel_delta = pixel_delta
         self.still_frames = still_frames
@@ -50,8 +51,7 @@ class MotionGate:
         previous, self._previous = self._previous, small
         if previous is None:
             return 1.0
-        return float(np.count_nonzero(cv2.absdiff(small, previous) > self.pixel_delta)
-                     / small.size)
+        return float(np.count_nonzero(cv2.absdiff(small, previous) > self.pixel_delta) / small.size)
 
     def update(self, frame: np.ndarray) -> bool:
         """Feed one frame; True once the picture has been still for ``still_frames`` frames."""
@@ -75,8 +75,9 @@ class AgreedDie:
     frames: int
 
 
-def agree(readings: Sequence[Sequence[DieFound]], quorum: float = 0.6,
-          radius: float | None = None) -> list[AgreedDie]:
+def agree(
+    readings: Sequence[Sequence[DieFound]], quorum: float = 0.6, radius: float | None = None
+) -> list[AgreedDie]:
     """Combine the dice read on several still frames of the same roll.
 
     Dice are tracked by position (a die within ``radius`` pixels of one seen on the first
@@ -112,8 +113,16 @@ def agree(readings: Sequence[Sequence[DieFound]], quorum: float = 0.6,
             value = None
         colours = Counter(d.colour for d in track)
         best = max(track, key=lambda d: d.confidence)
-        agreed.append(AgreedDie(value=value, centre=best.centre, box=best.box,
-                                colour=colours.most_common(1)[0][0],
-                                confidence=count / n, votes=count, frames=n))
+        agreed.append(
+            AgreedDie(
+                value=value,
+                centre=best.centre,
+                box=best.box,
+                colour=colours.most_common(1)[0][0],
+                confidence=count / n,
+                votes=count,
+                frames=n,
+            )
+        )
     agreed.sort(key=lambda d: (d.centre[1], d.centre[0]))
     return agreed

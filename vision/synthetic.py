@@ -52,8 +52,9 @@ NO_FACE = 7  # the classifier's eighth class: a die, but no legal face (vision.n
 
 def _colour(rng: np.random.Generator) -> np.ndarray:
     """A random BGR colour, spread over hue, saturation and brightness."""
-    hsv = np.array([[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(20, 256)]]],
-                   np.uint8)
+    hsv = np.array(
+        [[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(20, 256)]]], np.uint8
+    )
     bgr: np.ndarray = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
     return bgr
 
@@ -84,9 +85,11 @@ def _pip_colour(rng: np.random.Generator, body: np.ndarray) -> np.ndarray:
 def _rounded_square(centre: np.ndarray, half: float, angle: float, radius: float) -> np.ndarray:
     """Outline of a square with rounded corners, turned by ``angle``, in fixed point."""
     inner = half - radius
-    pts = [(sx * inner + radius * math.cos(t), sy * inner + radius * math.sin(t))
-           for k, (sx, sy) in enumerate(((1, 1), (-1, 1), (-1, -1), (1, -1)))
-           for t in np.linspace(k * math.pi / 2, (k + 1) * math.pi / 2, 6)]
+    pts = [
+        (sx * inner + radius * math.cos(t), sy * inner + radius * math.sin(t))
+        for k, (sx, sy) in enumerate(((1, 1), (-1, 1), (-1, -1), (1, -1)))
+        for t in np.linspace(k * math.pi / 2, (k + 1) * math.pi / 2, 6)
+    ]
     c, s = math.cos(angle), math.sin(angle)
     turned = np.array(pts, np.float32) @ np.array([[c, s], [-s, c]], np.float32) + centre
     fixed: np.ndarray = (turned * (1 << SHIFT)).astype(np.int32)
@@ -112,9 +115,15 @@ def illegal_layout(rng: np.random.Generator) -> tuple[tuple[float, float], ...]:
     return (*legal, stray) if len(legal) < 6 or rng.random() < 0.5 else legal[:-1] + (stray,)
 
 
-def draw_die(canvas: np.ndarray, rng: np.random.Generator, centre: np.ndarray, side: float,
-             angle: float, value: int,
-             layout: tuple[tuple[float, float], ...] | None = None) -> None:
+def draw_die(
+    canvas: np.ndarray,
+    rng: np.random.Generator,
+    centre: np.ndarray,
+    side: float,
+    angle: float,
+    value: int,
+    layout: tuple[tuple[float, float], ...] | None = None,
+) -> None:
     """Draw one die seen from above (maybe with a little of its sides) onto ``canvas``:
     face ``value``, or the spots of ``layout`` when one is given."""
     h = canvas.shape[0]
@@ -123,24 +132,33 @@ def draw_die(canvas: np.ndarray, rng: np.random.Generator, centre: np.ndarray, s
     radius = side * rng.uniform(0.02, 0.25)
     # A soft shadow, then the sides a camera not quite overhead sees, under the top face.
     shadow: np.ndarray = np.zeros(canvas.shape[:2], np.float32)
-    cv2.fillPoly(shadow, [_rounded_square(centre + rng.normal(0, 0.08 * side, 2), side / 2,
-                                          angle, radius)], 1.0, cv2.LINE_AA, SHIFT)
+    cv2.fillPoly(
+        shadow,
+        [_rounded_square(centre + rng.normal(0, 0.08 * side, 2), side / 2, angle, radius)],
+        1.0,
+        cv2.LINE_AA,
+        SHIFT,
+    )
     shadow = cv2.GaussianBlur(shadow, (0, 0), side * 0.08)
     canvas *= (1 - rng.uniform(0.0, 0.5) * shadow)[..., None]
     if rng.random() < 0.5:
-        cv2.fillPoly(canvas, [_rounded_square(centre + rng.normal(0, 0.07 * side, 2),
-                                              side / 2, angle, radius)],
-                     (body * rng.uniform(0.35, 0.8)).tolist(), cv2.LINE_AA, SHIFT)
+        cv2.fillPoly(
+            canvas,
+            [_rounded_square(centre + rng.normal(0, 0.07 * side, 2), side / 2, angle, radius)],
+            (body * rng.uniform(0.35, 0.8)).tolist(),
+            cv2.LINE_AA,
+            SHIFT,
+        )
     # The top face: body colour, maybe marbled, lit unevenly, maybe darker at a bevelled edge.
     mask = np.zeros(canvas.shape[:2], np.float32)
-    cv2.fillPoly(mask, [_rounded_square(centre, side / 2, angle, radius)], 1.0, cv2.LINE_AA,
-                 SHIFT)
+    cv2.fillPoly(mask, [_rounded_square(centre, side / 2, angle, radius)], 1.0, cv2.LINE_AA, SHIFT)
     face = np.empty_like(canvas)
     face[:] = body
     if rng.random() < 0.35:
         cells = int(rng.integers(4, 13))
-        swirl = cv2.resize(rng.random((cells, cells)).astype(np.float32), (h, h),
-                           interpolation=cv2.INTER_CUBIC)
+        swirl = cv2.resize(
+            rng.random((cells, cells)).astype(np.float32), (h, h), interpolation=cv2.INTER_CUBIC
+        )
         swirl = np.clip((swirl - 0.5) * rng.uniform(2, 8) + 0.5, 0, 1)[..., None]
         swirl *= rng.uniform(0.3, 0.8)
         face = face * (1 - swirl) + _colour(rng) * swirl
@@ -159,17 +177,27 @@ def draw_die(canvas: np.ndarray, rng: np.random.Generator, centre: np.ndarray, s
     c, s = math.cos(angle), math.sin(angle)
     rim = rng.random() < 0.4
     for px, py in LAYOUTS[value] if layout is None else layout:
-        at = (int((centre[0] + spacing * (px * c - py * s)) * (1 << SHIFT)),
-              int((centre[1] + spacing * (px * s + py * c)) * (1 << SHIFT)))
+        at = (
+            int((centre[0] + spacing * (px * c - py * s)) * (1 << SHIFT)),
+            int((centre[1] + spacing * (px * s + py * c)) * (1 << SHIFT)),
+        )
         if rim:
-            cv2.circle(face, at, int(pip_r * 1.2 * (1 << SHIFT)),
-                       (body * rng.uniform(0.3, 0.7)).tolist(), -1, cv2.LINE_AA, SHIFT)
+            cv2.circle(
+                face,
+                at,
+                int(pip_r * 1.2 * (1 << SHIFT)),
+                (body * rng.uniform(0.3, 0.7)).tolist(),
+                -1,
+                cv2.LINE_AA,
+                SHIFT,
+            )
         cv2.circle(face, at, int(pip_r * (1 << SHIFT)), pips.tolist(), -1, cv2.LINE_AA, SHIFT)
     if rng.random() < 0.25:  # glare: a soft bright spot somewhere on the face
         spot: np.ndarray = np.zeros(canvas.shape[:2], np.float32)
         glare = centre + rng.uniform(-0.35, 0.35, 2) * side
-        cv2.circle(spot, (int(glare[0]), int(glare[1])), int(side * rng.uniform(0.05, 0.15)),
-                   1.0, -1)
+        cv2.circle(
+            spot, (int(glare[0]), int(glare[1])), int(side * rng.uniform(0.05, 0.15)), 1.0, -1
+        )
         spot = cv2.GaussianBlur(spot, (0, 0), side * 0.05)[..., None]
         face = face * (1 - spot) + 255 * spot * rng.uniform(0.5, 1.0)
     m = mask[..., None]
@@ -187,15 +215,13 @@ class Drawn:
     label: int  # 0..5 for a face, or NO_FACE
 
 
-def drawn_die(rng: np.random.Generator, background: np.ndarray, side: int,
-              illegal: float) -> Drawn:
+def drawn_die(rng: np.random.Generator, background: np.ndarray, side: int, illegal: float) -> Drawn:
     """A picture ``side`` pixels square on ``background`` (a BGR patch of real tray) with one
     drawn die in the middle, its upright box half the side, at any turn; a share ``illegal``
     of the dice show an :func:`illegal_layout` (label :data:`NO_FACE`). It is cut out for the
     classifier as a photographed die is (:func:`vision.pose.face_crop`)."""
     big = side * SUPER
-    canvas = cv2.resize(background, (big, big), interpolation=cv2.INTER_LINEAR).astype(
-        np.float32)
+    canvas = cv2.resize(background, (big, big), interpolation=cv2.INTER_LINEAR).astype(np.float32)
     angle = float(rng.uniform(0, 2 * math.pi))
     box = big / 2
     die = die_side(box, angle)
@@ -203,13 +229,19 @@ def drawn_die(rng: np.random.Generator, background: np.ndarray, side: int,
     for _ in range(int(rng.choice(3, p=[0.6, 0.3, 0.1]))):
         a = rng.uniform(0, 2 * math.pi)
         at = centre + die * rng.uniform(1.0, 1.3) * np.array([math.cos(a), math.sin(a)], np.float32)
-        draw_die(canvas, rng, at, die * rng.uniform(0.9, 1.1), rng.uniform(0, 2 * math.pi),
-                 int(rng.integers(1, 7)))
+        draw_die(
+            canvas,
+            rng,
+            at,
+            die * rng.uniform(0.9, 1.1),
+            rng.uniform(0, 2 * math.pi),
+            int(rng.integers(1, 7)),
+        )
     value = int(rng.integers(1, 7))
     layout = illegal_layout(rng) if rng.random() < illegal else None
     draw_die(canvas, rng, centre, die, angle, value, layout)
-    picture = cv2.resize(np.clip(canvas, 0, 255).astype(np.uint8), (side, side),
-                         interpolation=cv2.INTER_AREA)
+    picture = cv2.resize(
+        np.clip(canvas, 0, 255).astype(np.uint8), (side, side), interpolation=cv2.INTER_AREA
+    )
     mid = (big / 2 + 0.5) / SUPER - 0.5  # the canvas's middle, in the picture's pixels
-    return Drawn(picture, (mid, mid), side / 2, angle,
-                 value - 1 if layout is None else NO_FACE)
+    return Drawn(picture, (mid, mid), side / 2, angle, value - 1 if layout is None else NO_FACE)

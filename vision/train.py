@@ -99,7 +99,9 @@ OUTPUTS = 10  # heat, six value logits, x and y offset in the cell, log of the d
 def _cbr(c_in: int, c_out: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
     return nn.Sequential(
         nn.Conv2d(c_in, c_out, 3, stride, dilation, dilation=dilation, bias=False),
-        nn.BatchNorm2d(c_out), nn.ReLU(inplace=True))
+        nn.BatchNorm2d(c_out),
+        nn.ReLU(inplace=True),
+    )
 
 
 class DieNet(nn.Module):
@@ -109,8 +111,13 @@ class DieNet(nn.Module):
     def __init__(self, width: int = 32) -> None:
         super().__init__()
         self.body = nn.Sequential(
-            _cbr(3, 8, 2), _cbr(8, 16, 2), _cbr(16, 24, 2),
-            _cbr(24, width), _cbr(width, width, dilation=2), _cbr(width, width, dilation=4))
+            _cbr(3, 8, 2),
+            _cbr(8, 16, 2),
+            _cbr(16, 24, 2),
+            _cbr(24, width),
+            _cbr(width, width, dilation=2),
+            _cbr(width, width, dilation=4),
+        )
         self.head = nn.Conv2d(width, OUTPUTS, 1)
         # Start with "no die anywhere" (CenterNet's prior): keeps the early focal loss sane.
         bias = self.head.bias
@@ -141,8 +148,14 @@ class FaceNet(nn.Module):
         super().__init__()
         a, b, c = FACE_WIDTHS
         self.body = nn.Sequential(
-            _cbr(3, a), nn.MaxPool2d(2), _cbr(a, b), nn.MaxPool2d(2),
-            _cbr(b, c), _cbr(c, c), nn.AvgPool2d(10 - 2 * grid, stride=2))
+            _cbr(3, a),
+            nn.MaxPool2d(2),
+            _cbr(a, b),
+            nn.MaxPool2d(2),
+            _cbr(b, c),
+            _cbr(c, c),
+            nn.AvgPool2d(10 - 2 * grid, stride=2),
+        )
         self.head = nn.Conv2d(c, 8, grid)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -151,6 +164,7 @@ class FaceNet(nn.Module):
 
 
 # --- data ---------------------------------------------------------------------------------
+
 
 class Photos:
     """The labelled photos of some rigs in memory: BGR images, per image an array of
@@ -169,9 +183,16 @@ class Photos:
                 img = cv2.imread(str(rig.folder / name))
                 if img is None:
                     raise FileNotFoundError(f"cannot read {rig.folder / name}")
-                rows = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2,
-                         math.sqrt(max(1, (b[2] - b[0]) * (b[3] - b[1]))), d["value"])
-                        for d in labels[name] for b in [d["box"]]]
+                rows = [
+                    (
+                        (b[0] + b[2]) / 2,
+                        (b[1] + b[3]) / 2,
+                        math.sqrt(max(1, (b[2] - b[0]) * (b[3] - b[1]))),
+                        d["value"],
+                    )
+                    for d in labels[name]
+                    for b in [d["box"]]
+                ]
                 mine.append(len(self.images))
                 self.images.append(img)
                 self.dice.append(np.array(rows, np.float32).reshape(-1, 4))
@@ -200,8 +221,15 @@ class Patch:
     """Part of a picture around a point, scaled (``INTER_AREA`` when shrinking, as the
     pyramid does), with the map from picture pixels to the patch's pixels."""
 
-    def __init__(self, img: np.ndarray, centre: tuple[float, float], radius: float,
-                 fx: float, fy: float, border: tuple[int, ...] | None = None) -> None:
+    def __init__(
+        self,
+        img: np.ndarray,
+        centre: tuple[float, float],
+        radius: float,
+        fx: float,
+        fy: float,
+        border: tuple[int, ...] | None = None,
+    ) -> None:
         h, w = img.shape[:2]
         x0, y0 = math.floor(centre[0] - radius), math.floor(centre[1] - radius)
         x1, y1 = math.ceil(centre[0] + radius) + 1, math.ceil(centre[1] + radius) + 1
@@ -213,17 +241,25 @@ class Patch:
         rh, rw = region.shape[:2]
         size = (max(1, round(rw * fx)), max(1, round(rh * fy)))
         shrink = size[0] * size[1] < rw * rh
-        scaled = cv2.resize(region, size,
-                            interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+        scaled = cv2.resize(
+            region, size, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
+        )
         self.fx, self.fy = size[0] / rw, size[1] / rh
-        pads = [max(0, round((cy0 - y0) * self.fy)), max(0, round((y1 - cy1) * self.fy)),
-                max(0, round((cx0 - x0) * self.fx)), max(0, round((x1 - cx1) * self.fx))]
+        pads = [
+            max(0, round((cy0 - y0) * self.fy)),
+            max(0, round((y1 - cy1) * self.fy)),
+            max(0, round((cx0 - x0) * self.fx)),
+            max(0, round((x1 - cx1) * self.fx)),
+        ]
         if any(pads):
             top, bottom, left, right = pads
-            scaled = (cv2.copyMakeBorder(scaled, top, bottom, left, right, cv2.BORDER_REPLICATE)
-                      if border is None else
-                      cv2.copyMakeBorder(scaled, top, bottom, left, right, cv2.BORDER_CONSTANT,
-                                         value=border))
+            scaled = (
+                cv2.copyMakeBorder(scaled, top, bottom, left, right, cv2.BORDER_REPLICATE)
+                if border is None
+                else cv2.copyMakeBorder(
+                    scaled, top, bottom, left, right, cv2.BORDER_CONSTANT, value=border
+                )
+            )
         self.picture = scaled
         # Picture point (x, y) is at ((x - cx0 + 0.5)·fx - 0.5 + left pad, ...) in the patch.
         self.x0, self.y0 = cx0 - pads[2] / self.fx, cy0 - pads[0] / self.fy
@@ -253,8 +289,14 @@ class Drawings:
     (drawing one costs as much as a training step; each use is turned, cut and jittered
     anew, so no two uses look alike)."""
 
-    def __init__(self, photos: Photos, rng: np.random.Generator, scenes: int = 0,
-                 dice: int = 0, tables: int = 0) -> None:
+    def __init__(
+        self,
+        photos: Photos,
+        rng: np.random.Generator,
+        scenes: int = 0,
+        dice: int = 0,
+        tables: int = 0,
+    ) -> None:
         self.scenes = [scene(rng, CROP, _target(rng)) for _ in range(scenes)]
         self.dice = [_drawn(photos, rng) for _ in range(dice)]
         self.tables = [background(rng, 4 * FACE_CROP) for _ in range(tables)]
@@ -273,8 +315,9 @@ class Drawings:
         return np.ascontiguousarray(picture), dice
 
 
-def sample(photos: Photos, rng: np.random.Generator,
-           drawings: Drawings | None = None) -> tuple[np.ndarray, np.ndarray]:
+def sample(
+    photos: Photos, rng: np.random.Generator, drawings: Drawings | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """One augmented training crop and its dice (cx, cy, size, value, whole) in crop pixels:
     a photo scaled so its dice have a random size, or (:data:`DETECTOR_DRAWN` of the time) a
     drawn scene (:func:`vision.scenes.scene`)."""
@@ -300,8 +343,14 @@ def sample(photos: Photos, rng: np.random.Generator,
     if rng.random() < 0.5:  # mirror
         m[0] = -m[0]
         m[0, 2] += CROP
-    crop = cv2.warpAffine(patch.picture, m, (CROP, CROP), flags=cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+    crop = cv2.warpAffine(
+        patch.picture,
+        m,
+        (CROP, CROP),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=border,
+    )
     crop = colour_jitter(crop, rng, DETECTOR_JITTER)
     out = np.zeros((len(dice), 5), np.float32)
     if len(dice):
@@ -311,8 +360,12 @@ def sample(photos: Photos, rng: np.random.Generator,
         out[:, 2] = dice[:, 2] * patch.scale
         out[:, 3] = dice[:, 3]
         half = out[:, 2] / 2
-        out[:, 4] = ((pts[:, 0] - half >= 0) & (pts[:, 1] - half >= 0)
-                     & (pts[:, 0] + half < CROP) & (pts[:, 1] + half < CROP))
+        out[:, 4] = (
+            (pts[:, 0] - half >= 0)
+            & (pts[:, 1] - half >= 0)
+            & (pts[:, 0] + half < CROP)
+            & (pts[:, 1] + half < CROP)
+        )
         inside = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] < CROP) & (pts[:, 1] < CROP)
         out = out[inside]
     return crop, out
@@ -353,8 +406,9 @@ def targets(dice: np.ndarray, side: int) -> dict[str, np.ndarray]:
     return {"heat": heat, "weight": weight, "value": value, "reg": reg, "reg_mask": reg_mask}
 
 
-def batch(photos: Photos, rng: np.random.Generator, n: int,
-          drawings: Drawings | None = None) -> dict[str, torch.Tensor]:
+def batch(
+    photos: Photos, rng: np.random.Generator, n: int, drawings: Drawings | None = None
+) -> dict[str, torch.Tensor]:
     crops, maps = [], []
     for _ in range(n):
         crop, dice = sample(photos, rng, drawings)
@@ -386,8 +440,9 @@ def mine_phantoms(photos: Photos, detector: Path) -> list[Phantom]:
     return out
 
 
-def _drawn(photos: Photos, rng: np.random.Generator
-           ) -> tuple[np.ndarray, tuple[float, float], float, int]:
+def _drawn(
+    photos: Photos, rng: np.random.Generator
+) -> tuple[np.ndarray, tuple[float, float], float, int]:
     """A drawn die on a patch of a training photo or on a drawn table: picture, centre,
     size, label."""
     if rng.random() < 0.5:
@@ -397,13 +452,14 @@ def _drawn(photos: Photos, rng: np.random.Generator
         h, w = img.shape[:2]
         side = min(h, w, int(rng.integers(48, 160)))
         x, y = int(rng.integers(0, w - side + 1)), int(rng.integers(0, h - side + 1))
-        patch = img[y:y + side, x:x + side]
+        patch = img[y : y + side, x : x + side]
     drawn = drawn_die(rng, patch, 2 * FACE_CROP, FACE_ILLEGAL)
     return drawn.picture, drawn.centre, drawn.box, drawn.label
 
 
-def _table(table: np.ndarray, rng: np.random.Generator
-           ) -> tuple[np.ndarray, tuple[float, float], float, int]:
+def _table(
+    table: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, tuple[float, float], float, int]:
     """A place on a drawn table with no die on it: picture, the place, a die's size there,
     and :data:`NOT_A_DIE`."""
     side = table.shape[0]
@@ -412,8 +468,12 @@ def _table(table: np.ndarray, rng: np.random.Generator
     return table, (x, y), size, NOT_A_DIE
 
 
-def face_sample(photos: Photos, rng: np.random.Generator, phantoms: Sequence[Phantom] = (),
-                drawings: Drawings | None = None) -> tuple[np.ndarray, int]:
+def face_sample(
+    photos: Photos,
+    rng: np.random.Generator,
+    phantoms: Sequence[Phantom] = (),
+    drawings: Drawings | None = None,
+) -> tuple[np.ndarray, int]:
     """One augmented classifier crop, cut as :mod:`vision.net` cuts them (from the pyramid
     level where the die is still sharp, turned square by :func:`die_angle`, then any quarter
     turn and maybe mirrored): a drawn die (:data:`FACE_DRAWN` of the time), a drawn table
@@ -425,11 +485,17 @@ def face_sample(photos: Photos, rng: np.random.Generator, phantoms: Sequence[Pha
     dice = np.empty((0, 4), np.float32)
     placed = True
     if r < FACE_DRAWN:
-        img, (cx, cy), size, label = (drawings.dice[int(rng.integers(len(drawings.dice)))]
-                                      if drawings and drawings.dice else _drawn(photos, rng))
+        img, (cx, cy), size, label = (
+            drawings.dice[int(rng.integers(len(drawings.dice)))]
+            if drawings and drawings.dice
+            else _drawn(photos, rng)
+        )
     elif r < FACE_DRAWN + FACE_TABLES:
-        table = (drawings.tables[int(rng.integers(len(drawings.tables)))]
-                 if drawings and drawings.tables else background(rng, 4 * FACE_CROP))
+        table = (
+            drawings.tables[int(rng.integers(len(drawings.tables)))]
+            if drawings and drawings.tables
+            else background(rng, 4 * FACE_CROP)
+        )
         img, (cx, cy), size, label = _table(table, rng)
     elif r < FACE_DRAWN + FACE_TABLES + FACE_MINED and phantoms:
         i, cx, cy, size = phantoms[int(rng.integers(len(phantoms)))]
@@ -458,8 +524,7 @@ def face_sample(photos: Photos, rng: np.random.Generator, phantoms: Sequence[Pha
     # Cut from the level the reader would cut it from; some dice shrunk further first.
     scale = 0.5 ** crop_level(size)
     if rng.random() < FACE_SHRINK and size * scale > SMALL_DIE:
-        scale *= math.exp(rng.uniform(math.log(SMALL_DIE), math.log(size * scale))) / (
-            size * scale)
+        scale *= math.exp(rng.uniform(math.log(SMALL_DIE), math.log(size * scale))) / (size * scale)
     patch = Patch(img, (cx, cy), 1.5 * size, *_stretch(rng, scale))
     at, s = patch.point(cx, cy), size * patch.scale
     angle = die_angle(patch.picture, at, s)
@@ -471,9 +536,14 @@ def face_sample(photos: Photos, rng: np.random.Generator, phantoms: Sequence[Pha
     return colour_jitter(crop, rng, FACE_JITTER), label
 
 
-def train_faces(rigs: Sequence[Rig], steps: int = FACE_STEPS, seed: int = 0,
-                batch_size: int = 128, log: bool = True,
-                detector: Path | None = None) -> FaceNet:
+def train_faces(
+    rigs: Sequence[Rig],
+    steps: int = FACE_STEPS,
+    seed: int = 0,
+    batch_size: int = 128,
+    log: bool = True,
+    detector: Path | None = None,
+) -> FaceNet:
     """Train the face classifier from scratch; deterministic for a given seed. With a
     trained ``detector`` (its ONNX file), its phantoms on the photos are learnt as "not a
     die"."""
@@ -482,14 +552,23 @@ def train_faces(rigs: Sequence[Rig], steps: int = FACE_STEPS, seed: int = 0,
     photos = Photos(rigs)
     phantoms = mine_phantoms(photos, detector) if detector else []
     if log and detector:
-        print(f"faces: {len(phantoms)} phantoms of the detector on {len(photos.images)} "
-              "training photos", file=sys.stderr, flush=True)
-    drawings = Drawings(photos, rng, dice=min(DRAWN_DICE, steps * batch_size),
-                        tables=min(DRAWN_TABLES, steps * batch_size))
+        print(
+            f"faces: {len(phantoms)} phantoms of the detector on {len(photos.images)} "
+            "training photos",
+            file=sys.stderr,
+            flush=True,
+        )
+    drawings = Drawings(
+        photos,
+        rng,
+        dice=min(DRAWN_DICE, steps * batch_size),
+        tables=min(DRAWN_TABLES, steps * batch_size),
+    )
 
     def step_loss() -> torch.Tensor:
-        crops, labels = zip(*(face_sample(photos, rng, phantoms, drawings)
-                              for _ in range(batch_size)), strict=True)
+        crops, labels = zip(
+            *(face_sample(photos, rng, phantoms, drawings) for _ in range(batch_size)), strict=True
+        )
         x = torch.from_numpy(np.stack(crops)).permute(0, 3, 1, 2).float() / 255.0
         return F.cross_entropy(net(x), torch.tensor(labels), label_smoothing=0.05)
 
@@ -497,13 +576,11 @@ def train_faces(rigs: Sequence[Rig], steps: int = FACE_STEPS, seed: int = 0,
     return _fit(net, step_loss, steps, "faces" if log else None)
 
 
-def _fit(net: Net, step_loss: Callable[[], torch.Tensor], steps: int,
-         name: str | None) -> Net:
+def _fit(net: Net, step_loss: Callable[[], torch.Tensor], steps: int, name: str | None) -> Net:
     """The one training loop: AdamW with a one-cycle schedule, a loss per step from
     ``step_loss``, progress on stderr under ``name`` (None: quiet)."""
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps,
-                                                pct_start=0.1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
     net.train()
     t0 = time.time()
     running = 0.0
@@ -515,13 +592,17 @@ def _fit(net: Net, step_loss: Callable[[], torch.Tensor], steps: int,
         sched.step()
         running = 0.98 * running + 0.02 * ls.item() if step else ls.item()
         if name and (step % 200 == 0 or step == steps - 1):
-            print(f"{name} {step:>5}/{steps}  loss {running:.3f}  {time.time() - t0:.0f} s",
-                  file=sys.stderr, flush=True)
+            print(
+                f"{name} {step:>5}/{steps}  loss {running:.3f}  {time.time() - t0:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
     net.eval()
     return net
 
 
 # --- loss and training ----------------------------------------------------------------------
+
 
 def loss(pred: torch.Tensor, t: dict[str, torch.Tensor]) -> torch.Tensor:
     heat = torch.sigmoid(pred[:, 0]).clamp(1e-4, 1 - 1e-4)
@@ -529,16 +610,22 @@ def loss(pred: torch.Tensor, t: dict[str, torch.Tensor]) -> torch.Tensor:
     n_pos = pos.sum().clamp(min=1)
     # CenterNet's focal loss: cells near a centre are penalised less for saying "die"; cells
     # near a die just outside the band (weight 0) not at all.
-    focal = -(pos * (1 - heat) ** 2 * torch.log(heat)
-              + (1 - pos) * t["weight"] * (1 - t["heat"]) ** 4 * heat ** 2
-              * torch.log(1 - heat)).sum() / n_pos
+    focal = (
+        -(
+            pos * (1 - heat) ** 2 * torch.log(heat)
+            + (1 - pos) * t["weight"] * (1 - t["heat"]) ** 4 * heat**2 * torch.log(1 - heat)
+        ).sum()
+        / n_pos
+    )
     logits = pred[:, 1:7].permute(0, 2, 3, 1).reshape(-1, 6)
     labels = t["value"].reshape(-1)
-    value = (F.cross_entropy(logits, labels, ignore_index=-1, reduction="sum")
-             / labels.ge(0).sum().clamp(min=1))
+    value = F.cross_entropy(logits, labels, ignore_index=-1, reduction="sum") / labels.ge(
+        0
+    ).sum().clamp(min=1)
     m = t["reg_mask"].unsqueeze(1)
-    reg = (F.smooth_l1_loss(pred[:, 7:10] * m, t["reg"] * m, reduction="sum", beta=0.1)
-           / m.sum().clamp(min=1))
+    reg = F.smooth_l1_loss(
+        pred[:, 7:10] * m, t["reg"] * m, reduction="sum", beta=0.1
+    ) / m.sum().clamp(min=1)
     return focal + value + reg
 
 
@@ -548,8 +635,14 @@ def _seed_everything(seed: int) -> None:
     cv2.setRNGSeed(seed)  # cv2.randn (sensor noise) draws from OpenCV's own generator
 
 
-def train(rigs: Sequence[Rig], steps: int = DETECTOR_STEPS, seed: int = 0,
-          batch_size: int = 16, log: bool = True, width: int = DETECTOR_WIDTH) -> DieNet:
+def train(
+    rigs: Sequence[Rig],
+    steps: int = DETECTOR_STEPS,
+    seed: int = 0,
+    batch_size: int = 16,
+    log: bool = True,
+    width: int = DETECTOR_WIDTH,
+) -> DieNet:
     """Train the detector from scratch on ``rigs``; deterministic for a given seed."""
     _seed_everything(seed)
     rng = np.random.default_rng(seed)
@@ -566,14 +659,27 @@ def train(rigs: Sequence[Rig], steps: int = DETECTOR_STEPS, seed: int = 0,
 
 def export(net: nn.Module, path: Path, side: int) -> None:
     """Write one network as the ONNX file the reader runs (:mod:`vision.net`)."""
-    torch.onnx.export(net, (torch.zeros(1, 3, side, side),), str(path), dynamo=False,
-                      input_names=["bgr"], output_names=["out"], opset_version=13,
-                      dynamic_axes={"bgr": {0: "n", 2: "h", 3: "w"}})
+    torch.onnx.export(
+        net,
+        (torch.zeros(1, 3, side, side),),
+        str(path),
+        dynamo=False,
+        input_names=["bgr"],
+        output_names=["out"],
+        opset_version=13,
+        dynamic_axes={"bgr": {0: "n", 2: "h", 3: "w"}},
+    )
 
 
-def build(rigs: Sequence[Rig], out: Path, steps: int = DETECTOR_STEPS,
-          face_steps: int = FACE_STEPS, seed: int = 0, only: str | None = None,
-          width: int = DETECTOR_WIDTH) -> None:
+def build(
+    rigs: Sequence[Rig],
+    out: Path,
+    steps: int = DETECTOR_STEPS,
+    face_steps: int = FACE_STEPS,
+    seed: int = 0,
+    only: str | None = None,
+    width: int = DETECTOR_WIDTH,
+) -> None:
     """Train both networks on ``rigs`` and write them, with what they saw, into ``out``
     (``only`` = "detector" or "faces" retrains one and keeps the other file). The face
     classifier is trained after the detector, on its phantoms too."""
@@ -582,34 +688,54 @@ def build(rigs: Sequence[Rig], out: Path, steps: int = DETECTOR_STEPS,
     if only in (None, "detector"):
         export(train(rigs, steps=steps, seed=seed, width=width), out / "dice_net.onnx", 640)
     if only in (None, "faces"):
-        export(train_faces(rigs, steps=face_steps, seed=seed, detector=out / "dice_net.onnx"),
-               out / "dice_faces.onnx", FACE_CROP)
-    meta = {"trained_on": rig_sizes(rigs), "steps": steps, "face_steps": face_steps,
-            "seed": seed, "torch": torch.__version__, **recipe()}
+        export(
+            train_faces(rigs, steps=face_steps, seed=seed, detector=out / "dice_net.onnx"),
+            out / "dice_faces.onnx",
+            FACE_CROP,
+        )
+    meta = {
+        "trained_on": rig_sizes(rigs),
+        "steps": steps,
+        "face_steps": face_steps,
+        "seed": seed,
+        "torch": torch.__version__,
+        **recipe(),
+    }
     (out / "dice_net.json").write_text(json.dumps(meta, indent=1) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("rigs", type=Path, nargs="+",
-                   help="folders of photos with a labels.json, one per rig")
-    p.add_argument("--out", type=Path, default=Path(__file__).parent,
-                   help="folder for dice_net.onnx, dice_faces.onnx, dice_net.json")
+    p.add_argument(
+        "rigs", type=Path, nargs="+", help="folders of photos with a labels.json, one per rig"
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=Path(__file__).parent,
+        help="folder for dice_net.onnx, dice_faces.onnx, dice_net.json",
+    )
     p.add_argument("--steps", type=int, default=DETECTOR_STEPS, help="detector training steps")
-    p.add_argument("--face-steps", type=int, default=FACE_STEPS,
-                   help="classifier training steps")
+    p.add_argument("--face-steps", type=int, default=FACE_STEPS, help="classifier training steps")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--only", choices=["detector", "faces"], help="retrain one network only")
-    p.add_argument("--width", type=int, default=DETECTOR_WIDTH,
-                   help="channels of the detector's 1/8-scale layers")
+    p.add_argument(
+        "--width",
+        type=int,
+        default=DETECTOR_WIDTH,
+        help="channels of the detector's 1/8-scale layers",
+    )
     args = p.parse_args(argv)
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     rigs = [Rig(Path(r)) for r in args.rigs]
     build(rigs, args.out, args.steps, args.face_steps, args.seed, args.only, args.width)
-    print(f"wrote {args.out}/dice_net.onnx and dice_faces.onnx, trained on "
-          + ", ".join(f"{n} ({k} photos)" for n, k in rig_sizes(rigs).items()), file=sys.stderr)
+    print(
+        f"wrote {args.out}/dice_net.onnx and dice_faces.onnx, trained on "
+        + ", ".join(f"{n} ({k} photos)" for n, k in rig_sizes(rigs).items()),
+        file=sys.stderr,
+    )
     return 0
 
 

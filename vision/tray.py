@@ -55,8 +55,10 @@ def parse(text: str, shape: tuple[int, ...]) -> Polygon:
     try:
         numbers = [float(v) for v in text.replace(",", " ").split()]
     except ValueError:
-        raise TrayError(f"cannot read {text!r} as tray corners: give 'x,y x,y x,y ...' in "
-                        "pixels of the calibration photo") from None
+        raise TrayError(
+            f"cannot read {text!r} as tray corners: give 'x,y x,y x,y ...' in "
+            "pixels of the calibration photo"
+        ) from None
     if len(numbers) == 4:
         x0, y0, x1, y1 = numbers
         numbers = [x0, y0, x1, y0, x1, y1, x0, y1]
@@ -71,8 +73,7 @@ def in_pixels(tray: Polygon, shape: tuple[int, ...]) -> np.ndarray:
     return np.asarray(tray, np.float32) * np.asarray([w, h], np.float32)
 
 
-def bounds(tray: Polygon, shape: tuple[int, ...], margin: float = 0.0
-           ) -> tuple[int, int, int, int]:
+def bounds(tray: Polygon, shape: tuple[int, ...], margin: float = 0.0) -> tuple[int, int, int, int]:
     """``(x0, y0, x1, y1)`` around the tray in pixels, widened by ``margin`` pixels, clipped."""
     h, w = shape[:2]
     pts = in_pixels(tray, shape)
@@ -95,8 +96,7 @@ def draw(bgr: np.ndarray, tray: Polygon) -> np.ndarray:
     cv2.fillPoly(mask, [pts], 1)
     out = bgr.copy()
     out[mask == 0] = out[mask == 0] // 3
-    cv2.polylines(out, [pts], True, (0, 255, 255), max(1, min(bgr.shape[:2]) // 200),
-                  cv2.LINE_AA)
+    cv2.polylines(out, [pts], True, (0, 255, 255), max(1, min(bgr.shape[:2]) // 200), cv2.LINE_AA)
     return out
 
 
@@ -110,25 +110,28 @@ def find_tray(empty: np.ndarray) -> Polygon:
     small = cv2.resize(empty, side, interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(cv2.medianBlur(small, 5), cv2.COLOR_BGR2LAB).astype(np.float32)
     sh, sw = lab.shape[:2]
-    middle = lab[sh * 2 // 5: sh * 3 // 5, sw * 2 // 5: sw * 3 // 5].reshape(-1, 3)
+    middle = lab[sh * 2 // 5 : sh * 3 // 5, sw * 2 // 5 : sw * 3 // 5].reshape(-1, 3)
     ref = np.median(middle, axis=0)
     near = np.all(np.abs(lab - ref) <= np.asarray(_TOLERANCE, np.float32), axis=2).astype(np.uint8)
     near = cv2.morphologyEx(near, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, labels = cv2.connectedComponents(near)
-    at_middle = labels[sh * 2 // 5: sh * 3 // 5, sw * 2 // 5: sw * 3 // 5]
+    at_middle = labels[sh * 2 // 5 : sh * 3 // 5, sw * 2 // 5 : sw * 3 // 5]
     counts = np.bincount(at_middle.ravel(), minlength=n)
     counts[0] = 0
     if counts.max() == 0:
-        raise TrayError("no even region in the middle of the empty tray: is the camera "
-                        "centred on it? Otherwise give its corners with --tray")
+        raise TrayError(
+            "no even region in the middle of the empty tray: is the camera "
+            "centred on it? Otherwise give its corners with --tray"
+        )
     region = (labels == int(counts.argmax())).astype(np.uint8)
     # Grown a little: a tray's walls slope up from its floor, and dice lean on them.
     region = cv2.dilate(region, np.ones((2 * _GROW + 1, 2 * _GROW + 1), np.uint8))
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     hull = cv2.convexHull(max(contours, key=cv2.contourArea))
     if cv2.contourArea(hull) < _MIN_SHARE * sh * sw:
-        raise TrayError("the tray found on the empty frame is too small to be it; give its "
-                        "corners with --tray")
+        raise TrayError(
+            "the tray found on the empty frame is too small to be it; give its corners with --tray"
+        )
     outline = cv2.approxPolyDP(hull, 0.01 * cv2.arcLength(hull, True), True).reshape(-1, 2)
     # Pixel 0 to the last pixel span the whole picture (a tray to the edge is to the edge).
     return check([[float(x) / (sw - 1), float(y) / (sh - 1)] for x, y in outline])

@@ -52,6 +52,7 @@ from web.server import CLIENT_GONE
 api = Blueprint("api", __name__, url_prefix="/api")
 HINTS = threading.Lock()
 
+
 def service() -> TableService:
     return companion().service
 
@@ -178,15 +179,23 @@ def setup_line(data: dict[str, Any]) -> dict[str, Any]:
     offered = {info.name: info for info in rules.setup_choices}
     unknown = set(data) - {"game", "players", "options", *offered}
     if unknown:
-        raise ApiError(400, "malformed", f"a new game takes players, options and "
-                       f"{', '.join(offered) or 'nothing else'}; not {', '.join(sorted(unknown))}")
+        raise ApiError(
+            400,
+            "malformed",
+            f"a new game takes players, options and "
+            f"{', '.join(offered) or 'nothing else'}; not {', '.join(sorted(unknown))}",
+        )
     for name, info in offered.items():
-        if name in data and not any(data[name] == v and type(data[name]) is type(v)
-                                    for v in info.values):
+        if name in data and not any(
+            data[name] == v and type(data[name]) is type(v) for v in info.values
+        ):
             allowed = ", ".join(str(v) for v in info.values if v is not None)
             raise ApiError(400, "malformed", f"{name} must be one of {allowed}")
-    return {"type": "setup", "game": rules.id,
-            **{k: v for k, v in data.items() if k != "game" and v is not None}}
+    return {
+        "type": "setup",
+        "game": rules.id,
+        **{k: v for k, v in data.items() if k != "game" and v is not None},
+    }
 
 
 @api.post("/games")
@@ -254,13 +263,15 @@ def seat_list(game_id: str) -> list[dict[str, Any]]:
         state = states.get(s.name, {"joined": False, "code": None})
         code = state["code"]
         bot = seated.get(s.name)
-        out.append({
-            "name": s.name,
-            "colour": s.colour,
-            "joined": state["joined"],
-            "join": join_url(game_id, str(code)) if code and bot is None else None,
-            "bot": bot.to_json() if bot is not None else None,
-        })
+        out.append(
+            {
+                "name": s.name,
+                "colour": s.colour,
+                "joined": state["joined"],
+                "join": join_url(game_id, str(code)) if code and bot is None else None,
+                "bot": bot.to_json() if bot is not None else None,
+            }
+        )
     return out
 
 
@@ -295,8 +306,11 @@ def join(game_id: str) -> ResponseReturnValue:
         cred, replaced = keys().claim(game_id, code or "")
     except JoinRefused as exc:
         raise ApiError(403, "join_refused", str(exc)) from None
-    text = (f"{cred.name}'s seat moved to another phone." if replaced
-            else f"{cred.name} joined the table.")
+    text = (
+        f"{cred.name}'s seat moved to another phone."
+        if replaced
+        else f"{cred.name} joined the table."
+    )
     if cred.name is not None and bot_driver().unseat(game_id, cred.name):
         text = f"{cred.name}'s seat is played by a person again: {text}"
     hub().notice(game_id, text)
@@ -326,13 +340,16 @@ def submit(game_id: str) -> ResponseReturnValue:
     action = action_field(data, game)
     if cred.role is Role.HOST and not game.rules.table_may_enter(action):
         raise ApiError(
-            403, "forbidden",
+            403,
+            "forbidden",
             "the host referees but does not move for a player: whether a move is allowed can "
             "depend on that player's hidden dice. A player whose phone is lost sits down again "
             "with a new code from the host page.",
         )
-    with views.quoted_refusals(lambda: service().game(game_id)), \
-            views.private_refusals(cred.name, action.player):
+    with (
+        views.quoted_refusals(lambda: service().game(game_id)),
+        views.private_refusals(cred.name, action.player),
+    ):
         ack = service().submit(
             game_id,
             action,
@@ -355,14 +372,20 @@ def dice_roll(game_id: str) -> ResponseReturnValue:
     if cred.role is not Role.PLAYER or cred.name is None:
         raise ApiError(403, "forbidden", "a roll is typed on the roller's own phone")
     faces = data.get("faces")
-    if (not isinstance(faces, list) or not 1 <= len(faces) <= MAX_ROLL
-            or not all(isinstance(f, int) and not isinstance(f, bool) for f in faces)):
+    if (
+        not isinstance(faces, list)
+        or not 1 <= len(faces) <= MAX_ROLL
+        or not all(isinstance(f, int) and not isinstance(f, bool) for f in faces)
+    ):
         raise ApiError(400, "malformed", "faces must be a list of die faces")
     ask = str_field(data, "ask", required=False, max_length=1000)
-    with views.quoted_refusals(lambda: service().game(game_id)), \
-            views.private_refusals(cred.name, cred.name):
-        ack = service().submit_roll(game_id, cred.name, tuple(faces), actor=cred.actor,
-                                    ask=ask, key=idem_key(data, cred))
+    with (
+        views.quoted_refusals(lambda: service().game(game_id)),
+        views.private_refusals(cred.name, cred.name),
+    ):
+        ack = service().submit_roll(
+            game_id, cred.name, tuple(faces), actor=cred.actor, ask=ask, key=idem_key(data, cred)
+        )
     return acknowledge(game_id, cred.name, ack)
 
 
@@ -386,8 +409,10 @@ def correct(game_id: str) -> ResponseReturnValue:
     data, cred = acting(game_id, host=True)
     why = str_field(data, "why")
     fixed = action_field(data, service().game(game_id))
-    with views.quoted_refusals(lambda: service().game(game_id)), \
-            views.private_refusals(cred.name, fixed.player):
+    with (
+        views.quoted_refusals(lambda: service().game(game_id)),
+        views.private_refusals(cred.name, fixed.player),
+    ):
         ack = service().correct(
             game_id,
             actor=cred.actor,
@@ -440,8 +465,9 @@ def events(game_id: str) -> ResponseReturnValue:
     cred = credential(game_id, Role.PLAYER) if viewer is not None else None
     if cred is not None:
         still_valid = functools.partial(seat_still_held, keys(), game_id, cred.token)
-    stream = hub().stream(game_id, viewer, last, gone, still_valid,
-                          address=request.remote_addr or "")
+    stream = hub().stream(
+        game_id, viewer, last, gone, still_valid, address=request.remote_addr or ""
+    )
     return Response(
         stream,
         mimetype="text/event-stream",
@@ -531,9 +557,14 @@ def dice_blink(game_id: str) -> ResponseReturnValue:
     if dice.assignment.owner(ref) is None and ref not in dice.hub.last_readings():
         raise ApiError(404, "not_found", f"no die {ref} at this table")
     blinks = dice.blink(ref)
-    return jsonify({"blinked": blinks,
-                    "reason": "blinking" if blinks else "this die cannot blink: only Pixels "
-                    "and GoDice have lights, and DIY dice an LED"})
+    return jsonify(
+        {
+            "blinked": blinks,
+            "reason": "blinking"
+            if blinks
+            else "this die cannot blink: only Pixels and GoDice have lights, and DIY dice an LED",
+        }
+    )
 
 
 @api.post("/games/<game_id>/dice/whose")
@@ -552,9 +583,13 @@ def dice_whose(game_id: str) -> ResponseReturnValue:
     dice = desk.dice(game_id)
     candidates = dice.hub.undecided().get(ref)
     if candidates is None:
-        raise ApiError(409, "not_undecided", f"die {ref} is not waiting to be told whose it "
-                       "is: it was counted already, or rolled again, or waited too long "
-                       "(roll it again)")
+        raise ApiError(
+            409,
+            "not_undecided",
+            f"die {ref} is not waiting to be told whose it "
+            "is: it was counted already, or rolled again, or waited too long "
+            "(roll it again)",
+        )
     if player not in candidates:
         raise ApiError(400, "malformed", f"player must be one of {', '.join(candidates)}")
     if not dice.hub.answer(ref, player):
@@ -576,8 +611,9 @@ def dice_void(game_id: str) -> ResponseReturnValue:
     if desk.table_dice.game_id not in (None, game_id):
         raise ApiError(409, "not_rolling", "the table's dice are following another game")
     if not desk.table_dice.void(game_id, player):
-        raise ApiError(409, "not_rolling", f"{player} has no roll in progress: nothing to "
-                       "throw away")
+        raise ApiError(
+            409, "not_rolling", f"{player} has no roll in progress: nothing to throw away"
+        )
     return jsonify({"player": player, "voided": True})
 
 
@@ -605,14 +641,19 @@ def bots_json(game_id: str) -> dict[str, Any]:
     driver = bot_driver()
     game = service().game(game_id)
     seated = driver.bots(game_id)
-    rolls = [{"player": w.player, "count": w.dice.count, "ask": w.dice.ask,
-              "prompt": w.dice.prompt}
-             for w in game.rules.waiting_for(game.state)
-             if w.dice is not None and w.player in seated and game.can_go_on
-             and seated[w.player].dice is BotDice.TABLE]
+    rolls = [
+        {"player": w.player, "count": w.dice.count, "ask": w.dice.ask, "prompt": w.dice.prompt}
+        for w in game.rules.waiting_for(game.state)
+        if w.dice is not None
+        and w.player in seated
+        and game.can_go_on
+        and seated[w.player].dice is BotDice.TABLE
+    ]
     return {
-        "levels": [{"name": lv.name.value, "text": lv.text, "seconds": lv.seconds}
-                   for lv in LEVELS.values()],
+        "levels": [
+            {"name": lv.name.value, "text": lv.text, "seconds": lv.seconds}
+            for lv in LEVELS.values()
+        ],
         "default": DEFAULT_LEVEL.value,
         "bots": [seat.to_json() for seat in seated.values()],
         "rolls": rolls,
@@ -636,10 +677,12 @@ def seat_bot(game_id: str) -> ResponseReturnValue:
     takes the seat back from the bot."""
     data, _ = host_acting(game_id)
     name = seat_named(game_id, data)
-    if keys().seats(game_id).get(name, {}).get("joined") and name not in bot_driver().bots(
-            game_id):
-        raise ApiError(409, "seat_taken", f"a phone holds {name}'s seat: a bot can only take "
-                       "a seat nobody has joined")
+    if keys().seats(game_id).get(name, {}).get("joined") and name not in bot_driver().bots(game_id):
+        raise ApiError(
+            409,
+            "seat_taken",
+            f"a phone holds {name}'s seat: a bot can only take a seat nobody has joined",
+        )
     level = choice_field(data, "level", tuple(LEVELS), DEFAULT_LEVEL.value)
     dice = choice_field(data, "dice", tuple(d.value for d in BotDice), BotDice.COMPANION.value)
     ms = optional_int_field(data, "ms")
@@ -676,8 +719,11 @@ def bot_roll(game_id: str) -> ResponseReturnValue:
     if seat is None or seat.dice is not BotDice.TABLE:
         raise ApiError(409, "not_a_bot", f"{name}'s dice are not rolled at the table for a bot")
     faces = data.get("faces")
-    if (not isinstance(faces, list) or not 1 <= len(faces) <= 20
-            or not all(isinstance(f, int) and not isinstance(f, bool) for f in faces)):
+    if (
+        not isinstance(faces, list)
+        or not 1 <= len(faces) <= 20
+        or not all(isinstance(f, int) and not isinstance(f, bool) for f in faces)
+    ):
         raise ApiError(400, "malformed", "faces must be a list of die faces")
     ask = str_field(data, "ask", required=False, max_length=1000)
     ack = service().submit_roll(game_id, name, tuple(faces), actor="dice:host", ask=ask)
@@ -692,8 +738,12 @@ def set_hints(game_id: str) -> ResponseReturnValue:
     if not isinstance(allowed, bool):
         raise ApiError(400, "malformed", "allowed must be true or false")
     bot_driver().seating.set_hints(game_id, allowed)
-    hub().notice(game_id, "Hints are on: ask your phone what a bot would play." if allowed
-                 else "Hints are off at this table.")
+    hub().notice(
+        game_id,
+        "Hints are on: ask your phone what a bot would play."
+        if allowed
+        else "Hints are off at this table.",
+    )
     return jsonify(bots_json(game_id))
 
 
@@ -704,8 +754,9 @@ def hint(game_id: str) -> ResponseReturnValue:
     they have no choice to make."""
     _, cred = acting(game_id)
     if cred.role is not Role.PLAYER or cred.name is None:
-        raise ApiError(403, "forbidden", "a hint is for the player whose turn it is, on their "
-                       "own phone")
+        raise ApiError(
+            403, "forbidden", "a hint is for the player whose turn it is, on their own phone"
+        )
     if not bot_driver().seating.hints(game_id):
         raise ApiError(403, "hints_off", "the table has switched hints off")
     game = service().game(game_id)

@@ -93,10 +93,17 @@ def create_app(config: dict[str, Any] | None = None, service: TableService | Non
     ``BOT_PACE`` (the least seconds between two bot moves of a game, so people can follow
     them; default 1)."""
     app = Flask(__name__)
-    app.config.update(DATA_DIR=None, PUBLIC_URL=None, PHONE_DICE=True, JSON_SORT_KEYS=False,
-                      BOT_PACE=1.0,
-                      MAX_CONTENT_LENGTH=MAX_BODY, TRUST_LOOPBACK=True,
-                      MAX_STREAMS=MAX_STREAMS, STREAMS_PER_ADDRESS=PER_ADDRESS)
+    app.config.update(
+        DATA_DIR=None,
+        PUBLIC_URL=None,
+        PHONE_DICE=True,
+        JSON_SORT_KEYS=False,
+        BOT_PACE=1.0,
+        MAX_CONTENT_LENGTH=MAX_BODY,
+        TRUST_LOOPBACK=True,
+        MAX_STREAMS=MAX_STREAMS,
+        STREAMS_PER_ADDRESS=PER_ADDRESS,
+    )
     app.config.update(config or {})
     app.config["ALLOWED_HOSTS"] = allowed_host_names(app.config.get("ALLOWED_HOSTS") or ())
     data_dir = Path(app.config["DATA_DIR"] or default_data_dir())
@@ -105,17 +112,22 @@ def create_app(config: dict[str, Any] | None = None, service: TableService | Non
     slots = StreamSlots(app.config["MAX_STREAMS"], app.config["STREAMS_PER_ADDRESS"])
     companion = Companion(service, KeyStore(data_dir), Hub(service, slots), owns)
     if app.config.get("DICE"):
-        companion.dice = TableDice(service, data_dir, app.config["DICE"],
-                                   roll_time=app.config.get("DICE_ROLL_TIME", 1.5))
+        companion.dice = TableDice(
+            service, data_dir, app.config["DICE"], roll_time=app.config.get("DICE_ROLL_TIME", 1.5)
+        )
         companion.pairing = PairingDesk(companion.dice)
         companion.hub.dice = companion.dice
         companion.dice.add_event_listener(companion.hub.dice_event)
         playing = [g for g in service.games() if g.status == "active"]
         if playing:  # after a restart the dice go back to the game last started
             companion.dice.follow(max(playing, key=lambda g: g.created_at).id)
-    companion.bots = BotDriver(service, data_dir, pace=app.config["BOT_PACE"],
-                               table_rolls=functools.partial(_table_rolls, companion),
-                               on_reason=companion.hub.notice).start()
+    companion.bots = BotDriver(
+        service,
+        data_dir,
+        pace=app.config["BOT_PACE"],
+        table_rolls=functools.partial(_table_rolls, companion),
+        on_reason=companion.hub.notice,
+    ).start()
     app.extensions["companion"] = companion
 
     from web.api import api
@@ -148,8 +160,9 @@ def _security_headers(response: Response) -> Response:
     return response
 
 
-def _error_json(status: int, code: str, reason: str, rule: str | None = None,
-                **words: str) -> Response:
+def _error_json(
+    status: int, code: str, reason: str, rule: str | None = None, **words: str
+) -> Response:
     body = {"error": code, "reason": reason}
     if rule:
         body["rule"] = rule
@@ -166,8 +179,9 @@ def _error_handlers(app: Flask) -> None:
     @app.errorhandler(Refused)
     def refused(exc: Refused) -> Response:
         words = exc.words() if isinstance(exc, QuotedRefusal) else {}
-        return _error_json(REFUSED_STATUS.get(exc.code, 400), exc.code, exc.reason, exc.rule,
-                           **words)
+        return _error_json(
+            REFUSED_STATUS.get(exc.code, 400), exc.code, exc.reason, exc.rule, **words
+        )
 
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError) -> Response:

@@ -41,7 +41,8 @@ DICE_TEXT = {
 
 
 def add_serve_parser(
-        subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
     """Register ``serve``; its ``func`` runs the server until Ctrl-C."""
     p = subparsers.add_parser(
         "serve",
@@ -69,8 +70,13 @@ def add_serve_parser(
         "hardware), phone (players tap their faces), or bluetooth (Pixels and GoDice); "
         "phones can always enter dice",
     )
-    p.add_argument("--roll-time", type=float, default=1.5, metavar="SECONDS",
-                   help="how long a simulated roll tumbles (default: %(default)s)")
+    p.add_argument(
+        "--roll-time",
+        type=float,
+        default=1.5,
+        metavar="SECONDS",
+        help="how long a simulated roll tumbles (default: %(default)s)",
+    )
     p.add_argument(
         "--camera",
         action="append",
@@ -112,8 +118,12 @@ def add_serve_parser(
         "DIR/tls (each phone warns once: compare the fingerprint printed here); see "
         "docs/web.md for the trade-offs",
     )
-    p.add_argument("--cert", metavar="FILE", help="with --key: your own certificate (PEM, "
-                   "chain after it) instead of the self-signed one; implies --https")
+    p.add_argument(
+        "--cert",
+        metavar="FILE",
+        help="with --key: your own certificate (PEM, "
+        "chain after it) instead of the self-signed one; implies --https",
+    )
     p.add_argument("--key", metavar="FILE", help="the private key of --cert (PEM, unencrypted)")
     p.add_argument(
         "--club",
@@ -128,8 +138,11 @@ def add_serve_parser(
         help="this table's token at the club (from companion club add-table; default "
         "$COMPANION_TABLE_TOKEN, which keeps it out of the process list)",
     )
-    p.add_argument("--club-ca", metavar="FILE",
-                   help="trust this certificate for an https:// club with its own certificate")
+    p.add_argument(
+        "--club-ca",
+        metavar="FILE",
+        help="trust this certificate for an https:// club with its own certificate",
+    )
     p.add_argument("--threads", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     p.set_defaults(func=run_serve)
@@ -152,7 +165,8 @@ def _certificate(args: argparse.Namespace, data: Path) -> Prepared:
     from web.tls import CertificateError, Prepared, load, names_to_cover, self_signed
 
     wanted = names_to_cover(lan_addresses(), args.host) + [
-        n for n in args.allow_host if n not in names_to_cover([], args.host)]
+        n for n in args.allow_host if n not in names_to_cover([], args.host)
+    ]
     if args.cert is None:
         return self_signed(data, wanted)
     if args.key is None:
@@ -168,8 +182,10 @@ def _certificate(args: argparse.Namespace, data: Path) -> Prepared:
 def _print_https(prepared: Prepared) -> None:
     cert = prepared.certificate
     print(f"HTTPS: {prepared.news}.\nIt is valid for {', '.join(cert.names)}.")
-    print("Each phone warns the first time unless the certificate is signed by an authority it "
-          "trusts;\non its warning page, check that the certificate's SHA-256 fingerprint is")
+    print(
+        "Each phone warns the first time unless the certificate is signed by an authority it "
+        "trusts;\non its warning page, check that the certificate's SHA-256 fingerprint is"
+    )
     print(f"  {cert.fingerprint}")
 
 
@@ -179,17 +195,29 @@ def source_specs(args: argparse.Namespace) -> list[tuple[str, SourceSpec]]:
     specs: list[tuple[str, SourceSpec]] = []
     for number, arg in enumerate(args.camera):
         device, _, owner = arg.partition("=")
-        specs.append((f"--camera {arg}", SourceSpec(SourceKind.CAMERA, {
-            "spec": device, "owner": owner or TABLE, "name": f"cam{number}"})))
-    specs += [(f"--die-port {port}", SourceSpec(SourceKind.DIY_SERIAL, {"port": port}))
-              for port in args.die_port]
-    specs += [(f"--die-ble {address}", SourceSpec(SourceKind.DIY_BLE, {"address": address}))
-              for address in args.die_ble]
+        specs.append(
+            (
+                f"--camera {arg}",
+                SourceSpec(
+                    SourceKind.CAMERA,
+                    {"spec": device, "owner": owner or TABLE, "name": f"cam{number}"},
+                ),
+            )
+        )
+    specs += [
+        (f"--die-port {port}", SourceSpec(SourceKind.DIY_SERIAL, {"port": port}))
+        for port in args.die_port
+    ]
+    specs += [
+        (f"--die-ble {address}", SourceSpec(SourceKind.DIY_BLE, {"address": address}))
+        for address in args.die_ble
+    ]
     return specs
 
 
-def _attach_sources(app: Flask,
-                    specs: list[tuple[str, SourceSpec]]) -> tuple[str | None, list[str]]:
+def _attach_sources(
+    app: Flask, specs: list[tuple[str, SourceSpec]]
+) -> tuple[str | None, list[str]]:
     """Start the sources named on the command line, feeding the table's dice: a reason if one
     cannot be opened, and the names of those started."""
     dice = app.extensions["companion"].dice
@@ -211,14 +239,19 @@ def run_serve(args: argparse.Namespace) -> int:
 
     threads = args.threads or THREADS
     if args.club and not args.table_token:
-        print("companion: --club needs this table's token (--table-token, or "
-              "$COMPANION_TABLE_TOKEN): the club's admin makes it with companion club "
-              "add-table", file=sys.stderr)
+        print(
+            "companion: --club needs this table's token (--table-token, or "
+            "$COMPANION_TABLE_TOKEN): the club's admin makes it with companion club "
+            "add-table",
+            file=sys.stderr,
+        )
         return 2
     if threads < SPARE_THREADS + 16:
-        print(f"companion: --threads must be at least {SPARE_THREADS + 16} (each open page "
-              f"holds one, and {SPARE_THREADS} are kept for page loads and moves)",
-              file=sys.stderr)
+        print(
+            f"companion: --threads must be at least {SPARE_THREADS + 16} (each open page "
+            f"holds one, and {SPARE_THREADS} are kept for page loads and moves)",
+            file=sys.stderr,
+        )
         return 2
     data = Path(args.data)
     https = args.https or args.cert is not None or args.key is not None
@@ -232,10 +265,17 @@ def run_serve(args: argparse.Namespace) -> int:
     scheme = "https" if https else "http"
     urls = addresses(args.host, args.port, scheme)
     try:
-        app = create_app({"DATA_DIR": str(data), "PUBLIC_URL": urls[0], "DICE": args.dice,
-                          "DICE_ROLL_TIME": args.roll_time, "HTTPS": https,
-                          "MAX_STREAMS": threads - SPARE_THREADS,
-                          "ALLOWED_HOSTS": args.allow_host})
+        app = create_app(
+            {
+                "DATA_DIR": str(data),
+                "PUBLIC_URL": urls[0],
+                "DICE": args.dice,
+                "DICE_ROLL_TIME": args.roll_time,
+                "HTTPS": https,
+                "MAX_STREAMS": threads - SPARE_THREADS,
+                "ALLOWED_HOSTS": args.allow_host,
+            }
+        )
     except StorageError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 1
@@ -244,8 +284,10 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         server.prepare()  # binds the port and starts the worker threads
     except OSError as exc:
-        print(f"companion: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
-              file=sys.stderr)
+        print(
+            f"companion: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
+            file=sys.stderr,
+        )
         app.extensions["companion"].close()
         return 1
     problem, extra = _attach_sources(app, source_specs(args))
@@ -261,13 +303,13 @@ def run_serve(args: argparse.Namespace) -> int:
     print("Godfather companion is running. Open this on the table screen or any phone:")
     for url in urls:
         print(f"  {url}")
-    print(f"\nTo start games from your phone, open the owner's link (keep it to yourself):\n"
-          f"  {owner}")
+    print(
+        f"\nTo start games from your phone, open the owner's link (keep it to yourself):\n  {owner}"
+    )
     if not args.no_qr:
         print()
         segno.make(owner, error="m").terminal(compact=True)
-        print(f"\nScan to open {urls[0]} as the table's owner (phones must be on the same "
-              "Wi-Fi).")
+        print(f"\nScan to open {urls[0]} as the table's owner (phones must be on the same Wi-Fi).")
     if prepared is not None:
         _print_https(prepared)
     print(f"Dice: {DICE_TEXT[args.dice]}")
@@ -302,11 +344,14 @@ def _start_club_sync(args: argparse.Namespace, app: Any) -> Any:
     from companion.club.sync import ClubSync
 
     try:
-        sync = ClubSync(app.extensions["companion"].service, args.club, args.table_token,
-                        ca=args.club_ca).start()
+        sync = ClubSync(
+            app.extensions["companion"].service, args.club, args.table_token, ca=args.club_ca
+        ).start()
     except ValueError as exc:
         print(f"companion: --club: {exc}", file=sys.stderr)
         return None
-    print(f"Club: every game is backed up to {args.club} as it is played (offline first: "
-          "the table plays on without it).")
+    print(
+        f"Club: every game is backed up to {args.club} as it is played (offline first: "
+        "the table plays on without it)."
+    )
     return sync

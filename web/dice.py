@@ -29,6 +29,7 @@ PRIVACY_WARNING = (
     "the camera behind the screen or the DIY die."
 )
 
+
 @dataclass
 class PairingDesk:
     """The host's one pairing at a time ("roll your five dice now"), saved when complete."""
@@ -96,7 +97,8 @@ class PairingDesk:
             # Who has a roll in progress (names only: how many dice is theirs to know), for
             # the host's "void" button.
             "rolling": list(dict.fromkeys(w.player for w in dice.hub.waiting()))
-            if following else [],
+            if following
+            else [],
             "table": self.table_dice.table,
             "privacy": PRIVACY_WARNING,
             "owners": paired,

@@ -36,8 +36,10 @@ KEEPALIVE = 5.0
 BUFFER = 512  # events kept per game for streams that fall behind
 RETRY_MS = 1500  # how soon EventSource reconnects after a drop
 POLL = 1.0  # seconds between checks that the client is still there
-REVOKED_TEXT = ("This seat was opened on another phone, so this one shows it no more. "
-                "If that was not you, tell the host.")
+REVOKED_TEXT = (
+    "This seat was opened on another phone, so this one shows it no more. "
+    "If that was not you, tell the host."
+)
 
 
 def sse(event: str | None, data: Any, event_id: int | None = None) -> str:
@@ -209,8 +211,7 @@ class Hub:
         session ends (the seat was claimed on another phone), so the old phone stops showing
         that player's dice at once."""
         slot = self.slots.take(address)
-        return HeldStream(self._messages(game_id, viewer, last_event_id, gone, still_valid),
-                          slot)
+        return HeldStream(self._messages(game_id, viewer, last_event_id, gone, still_valid), slot)
 
     def _messages(
         self,
@@ -233,8 +234,11 @@ class Hub:
         last_sent = time.monotonic()
         while not self.closed:
             with feed.cond:
-                if (not (feed.events and feed.events[-1].seq > cursor)
-                        and feed.dice_n == dice_cursor and not self.closed):
+                if (
+                    not (feed.events and feed.events[-1].seq > cursor)
+                    and feed.dice_n == dice_cursor
+                    and not self.closed
+                ):
                     feed.cond.wait(min(POLL, max(0.0, last_sent + KEEPALIVE - time.monotonic())))
             if self.closed or (gone is not None and gone()):
                 return

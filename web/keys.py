@@ -117,8 +117,8 @@ class KeyStore:
         try:
             if delete is not None:
                 old = self._db.execute(
-                    "DELETE FROM keys WHERE game_id = ? AND role = ? AND name = ? "
-                    "RETURNING token", delete
+                    "DELETE FROM keys WHERE game_id = ? AND role = ? AND name = ? RETURNING token",
+                    delete,
                 ).fetchone()
                 dropped += old or ()
             for row in rows:

@@ -14,8 +14,12 @@ from companion.protocol.seats import COLOURS, MAX_NAME
 _STRING = {"type": "string"}
 _INTEGER = {"type": "integer"}
 _OBJECT = {"type": "object"}
-_NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME,
-         "description": "printable text: no control or invisible formatting characters"}
+_NAME = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": MAX_NAME,
+    "description": "printable text: no control or invisible formatting characters",
+}
 _COLOUR = {"enum": list(COLOURS)}
 _ERROR = {"$ref": "#/components/responses/Error"}
 _GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": _STRING}
@@ -336,8 +340,9 @@ def spec() -> dict[str, Any]:
                     "table, 409 not_rolling when that player has no roll in progress",
                     errors=("400", "401", "403", "404", "409"),
                     body=_object({"player": _STRING}, "player"),
-                    response=_object({"player": _STRING, "voided": {"const": True}},
-                                     "player", "voided"),
+                    response=_object(
+                        {"player": _STRING, "voided": {"const": True}}, "player", "voided"
+                    ),
                 )
             },
             "/api/games/{game_id}/dice/whose": {
@@ -346,8 +351,16 @@ def spec() -> dict[str, Any]:
                     "red dice at once (the whose_die dice message); a player can only name "
                     "themselves (player defaults to the caller)",
                     errors=("400", "401", "403", "404", "409"),
-                    body=_object({"source": _STRING, "die": _STRING, "player": _STRING,
-                                  "as": _MOVE_FIELDS["as"]}, "source", "die"),
+                    body=_object(
+                        {
+                            "source": _STRING,
+                            "die": _STRING,
+                            "player": _STRING,
+                            "as": _MOVE_FIELDS["as"],
+                        },
+                        "source",
+                        "die",
+                    ),
                 )
             },
             "/api/games/{game_id}/bots": {
@@ -367,9 +380,15 @@ def spec() -> dict[str, Any]:
                     "no phone holds (409 seat_taken); its join code stops working, and a phone "
                     "that claims a new code takes the seat back. Returns {seats, ...GET .../bots}",
                     errors=("400", "401", "403", "404", "409"),
-                    body=_object({"player": _STRING, "level": {"enum": list(LEVELS)},
-                                  "ms": _INTEGER, "dice": {"enum": ["companion", "table"]}},
-                                 "player"),
+                    body=_object(
+                        {
+                            "player": _STRING,
+                            "level": {"enum": list(LEVELS)},
+                            "ms": _INTEGER,
+                            "dice": {"enum": ["companion", "table"]},
+                        },
+                        "player",
+                    ),
                 ),
             },
             "/api/games/{game_id}/bots/remove": {
@@ -386,9 +405,15 @@ def spec() -> dict[str, Any]:
                     "table rolls (ask from GET .../bots rolls); 409 not_a_bot for any other "
                     "seat. Returns the table's picture",
                     errors=_MOVE_ERRORS,
-                    body=_object({"player": _STRING, "faces": {"type": "array",
-                                                               "items": _INTEGER},
-                                  "ask": _STRING}, "player", "faces"),
+                    body=_object(
+                        {
+                            "player": _STRING,
+                            "faces": {"type": "array", "items": _INTEGER},
+                            "ask": _STRING,
+                        },
+                        "player",
+                        "faces",
+                    ),
                     response=_PICTURE,
                 )
             },
@@ -408,9 +433,16 @@ def spec() -> dict[str, Any]:
                     "has no choice to make",
                     errors=("400", "401", "403", "404", "409"),
                     body=_OBJECT,
-                    response=_object({"seq": _INTEGER, "action": _OBJECT, "label": _STRING,
-                                      "group": {"type": ["string", "null"]},
-                                      "reason": {"type": ["string", "null"]}, "ms": _INTEGER}),
+                    response=_object(
+                        {
+                            "seq": _INTEGER,
+                            "action": _OBJECT,
+                            "label": _STRING,
+                            "group": {"type": ["string", "null"]},
+                            "reason": {"type": ["string", "null"]},
+                            "ms": _INTEGER,
+                        }
+                    ),
                 )
             },
             "/api/games/{game_id}/events": {
@@ -447,8 +479,15 @@ def spec() -> dict[str, Any]:
             },
             "schemas": {
                 "Error": _object(
-                    {"error": _STRING, "reason": _STRING, "rule": _STRING, "quote": _STRING,
-                     "instead": _STRING}, "error", "reason"
+                    {
+                        "error": _STRING,
+                        "reason": _STRING,
+                        "rule": _STRING,
+                        "quote": _STRING,
+                        "instead": _STRING,
+                    },
+                    "error",
+                    "reason",
                 ),
                 "Picture": _object(
                     {

@@ -46,8 +46,13 @@ from web.security import (
     set_secret_cookie,
 )
 
-pages = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
-                  static_url_path="/static")
+pages = Blueprint(
+    "pages",
+    __name__,
+    template_folder="templates",
+    static_folder="static",
+    static_url_path="/static",
+)
 
 
 def service() -> TableService:
@@ -57,8 +62,9 @@ def service() -> TableService:
 def qr_svg(url: str, scale: int = 4) -> str:
     """An inline SVG QR code (segno: pure Python, no image libraries). It has a viewBox and no
     size, so the page sizes it (the code fills its white square, whatever the size)."""
-    return segno.make(url, error="m").svg_inline(scale=scale, border=2, dark="#111", light="#fff",
-                                                 omitsize=True)
+    return segno.make(url, error="m").svg_inline(
+        scale=scale, border=2, dark="#111", light="#fff", omitsize=True
+    )
 
 
 def message(title: str, text: str, status: int = 200) -> Response:
@@ -70,8 +76,13 @@ def game_template(game_id: str, page: str, **context: Any) -> str:
     """A game's own version of ``page`` (``games/<id>/<page>.html``) or the shared one, which
     shows any game from its views alone; ``kind`` tells the page's script which game it is."""
     rules = service().game(game_id).rules
-    return render_template([f"games/{rules.id}/{page}.html", f"{page}.html"], game_id=game_id,
-                           kind=rules.id, name=rules.name, **context)
+    return render_template(
+        [f"games/{rules.id}/{page}.html", f"{page}.html"],
+        game_id=game_id,
+        kind=rules.id,
+        name=rules.name,
+        **context,
+    )
 
 
 def game_page(view: Callable[..., BaseResponse | str]) -> Callable[..., BaseResponse | str]:
@@ -118,8 +129,15 @@ def home() -> BaseResponse | str:
     response = make_response()
     csrf = anon_csrf(response)
     response.set_data(
-        render_template("home.html", games=games, csrf=csrf, qr=qr_svg(base), address=base,
-                        owner=is_owner(), colours=COLOURS)
+        render_template(
+            "home.html",
+            games=games,
+            csrf=csrf,
+            qr=qr_svg(base),
+            address=base,
+            owner=is_owner(),
+            colours=COLOURS,
+        )
     )
     return response
 
@@ -162,13 +180,15 @@ def play(game_id: str) -> BaseResponse | str:
             "or your sign-in ran out: ask the host for a new code.",
             401,
         )
-    response = make_response(game_template(
-        game_id,
-        "play",
-        player=cred.name,
-        csrf=keys().csrf_for(cred.token),
-        phone_dice=current_app.config["PHONE_DICE"],
-    ))
+    response = make_response(
+        game_template(
+            game_id,
+            "play",
+            player=cred.name,
+            csrf=keys().csrf_for(cred.token),
+            phone_dice=current_app.config["PHONE_DICE"],
+        )
+    )
     # Renewed on every visit: a phone at the table stays in, a forgotten one drops out.
     set_secret_cookie(response, player_cookie(game_id), cred.token, SEAT_COOKIE_AGE)
     return response
@@ -207,7 +227,8 @@ def seat_qr(game_id: str) -> BaseResponse | str:
     base = (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
     out = io.BytesIO()
     segno.make(f"{base}/join/{game_id}/{code}", error="m").save(
-        out, kind="svg", scale=6, border=2, dark="#111", light="#fff", omitsize=True)
+        out, kind="svg", scale=6, border=2, dark="#111", light="#fff", omitsize=True
+    )
     return Response(out.getvalue(), mimetype="image/svg+xml")
 
 

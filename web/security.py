@@ -86,7 +86,8 @@ def at_the_table(game_id: str) -> Credential:
     cred = credential(game_id, Role.PLAYER) or credential(game_id, Role.HOST)
     if cred is None:
         raise ApiError(
-            401, "unauthorised",
+            401,
+            "unauthorised",
             f"this needs the host key or a player's seat of game {game_id}",
         )
     return cred
@@ -105,7 +106,8 @@ def is_owner(req: Request | None = None) -> bool:
 def require_owner() -> None:
     if not is_owner():
         raise ApiError(
-            403, "not_owner",
+            403,
+            "not_owner",
             "only the table's owner starts games: open the link (or scan the QR code) that "
             "companion serve printed when it started, or use the companion's own screen",
         )
@@ -135,7 +137,8 @@ def check_host() -> None:
         pass
     if name.lower() not in current_app.config["ALLOWED_HOSTS"]:
         raise ApiError(
-            400, "bad_host",
+            400,
+            "bad_host",
             f"this companion does not answer to the name {name!r}: open it by its address "
             "(or start it with --allow-host NAME)",
         )
@@ -174,5 +177,11 @@ def anon_csrf(response: Response) -> str:
 
 
 def set_secret_cookie(response: BaseResponse, name: str, value: str, max_age: int) -> None:
-    response.set_cookie(name, value, max_age=max_age, httponly=True, samesite="Strict",
-                        secure=bool(current_app.config.get("HTTPS")))  # never sent over http
+    response.set_cookie(
+        name,
+        value,
+        max_age=max_age,
+        httponly=True,
+        samesite="Strict",
+        secure=bool(current_app.config.get("HTTPS")),
+    )  # never sent over http

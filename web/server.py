@@ -42,8 +42,9 @@ THREADS = MAX_STREAMS + SPARE_THREADS  # 300: the streams' threads, and the ones
 # thread back at once instead of when the next keep-alive write fails.
 CLIENT_GONE = "companion.client_gone"
 # Linux reports the peer's FIN as POLLRDHUP even when unread bytes (a TLS close_notify) wait.
-_CLOSED = getattr(select, "POLLRDHUP", 0) | getattr(select, "POLLHUP", 0) | getattr(
-    select, "POLLERR", 0)
+_CLOSED = (
+    getattr(select, "POLLRDHUP", 0) | getattr(select, "POLLHUP", 0) | getattr(select, "POLLERR", 0)
+)
 
 
 def lan_addresses() -> list[str]:
@@ -108,8 +109,7 @@ class _HandshakeLater(BuiltinSSLAdapter):
     for that long."""
 
     def wrap(self, sock: socket.socket) -> tuple[ssl.SSLSocket, dict[str, Any]]:
-        wrapped = self.context.wrap_socket(sock, do_handshake_on_connect=False,
-                                           server_side=True)
+        wrapped = self.context.wrap_socket(sock, do_handshake_on_connect=False, server_side=True)
         return wrapped, {}
 
 
@@ -151,8 +151,10 @@ def make_server(
     to end. With ``tls`` it speaks HTTPS only."""
     streams = app.config.get("MAX_STREAMS", MAX_STREAMS)
     if threads < streams + SPARE_THREADS:
-        raise ValueError(f"{threads} threads cannot hold {streams} event streams and keep "
-                         f"{SPARE_THREADS} for page loads and moves")
+        raise ValueError(
+            f"{threads} threads cannot hold {streams} event streams and keep "
+            f"{SPARE_THREADS} for page loads and moves"
+        )
     server = Server(
         (host, port),
         app,

@@ -99,8 +99,9 @@ def entry_lines(rules: AnyGame, entry: LogEntry, viewer: str | None) -> list[str
     return note_lines(entry.kind, entry.actor, entry.payload, viewer)
 
 
-def log_json(rules: AnyGame, entries: list[LogEntry], viewer: str | None,
-             tail: int = LOG_TAIL) -> list[dict[str, Any]]:
+def log_json(
+    rules: AnyGame, entries: list[LogEntry], viewer: str | None, tail: int = LOG_TAIL
+) -> list[dict[str, Any]]:
     return [{"seq": e.seq, "lines": entry_lines(rules, e, viewer)} for e in entries[-tail:]]
 
 
@@ -155,8 +156,11 @@ def picture(
         "status": status,
         "viewer": viewer,
         "view": view,
-        "choices": ([c.to_dict() for c in rules.choices(state, viewer)]
-                    if active and viewer is not None else []),
+        "choices": (
+            [c.to_dict() for c in rules.choices(state, viewer)]
+            if active and viewer is not None
+            else []
+        ),
         "can_undo": status == "active" and can_undo(rules, last_kind, last_action, viewer),
         "dice_wanted": dice_wanted(rules, state, viewer) if active else [],
     }
@@ -171,8 +175,13 @@ def dice_wanted(rules: AnyGame, state: Any, viewer: str | None) -> list[dict[str
     if viewer is None:
         return []
     return [
-        {"does": w.does, "count": w.dice.count, "faces": list(w.dice.faces),
-         "prompt": w.dice.prompt, "ask": w.dice.ask}
+        {
+            "does": w.does,
+            "count": w.dice.count,
+            "faces": list(w.dice.faces),
+            "prompt": w.dice.prompt,
+            "ask": w.dice.ask,
+        }
         for w in rules.waiting_for(state)
         if w.player == viewer and w.dice is not None
     ]
@@ -183,8 +192,15 @@ def game_picture(game: Game, viewer: str | None) -> dict[str, Any]:
     last_action = game.effective[-1][1] if game.effective else None
     if game.effective and game.effective[-1][0] != last.seq:
         last_action = None
-    return picture(game.rules, game.state, game.seq, game.status, viewer,
-                   last_kind=last.kind, last_action=last_action)
+    return picture(
+        game.rules,
+        game.state,
+        game.seq,
+        game.status,
+        viewer,
+        last_kind=last.kind,
+        last_action=last_action,
+    )
 
 
 def update(event: Event, viewer: str | None) -> dict[str, Any]:
@@ -203,20 +219,27 @@ def update(event: Event, viewer: str | None) -> dict[str, Any]:
         "kind": event.kind,
         "lines": lines,
         "action": action,
-        **picture(rules, event.state, event.seq, event.status, viewer,
-                  last_kind=event.kind, last_action=last_action),
+        **picture(
+            rules,
+            event.state,
+            event.seq,
+            event.status,
+            viewer,
+            last_kind=event.kind,
+            last_action=last_action,
+        ),
     }
 
 
 # --- hints ---------------------------------------------------------------------------------
 
 
-def hint(rules: AnyGame, state: Any, seq: int, viewer: str,
-         suggestion: Suggestion) -> dict[str, Any]:
+def hint(
+    rules: AnyGame, state: Any, seq: int, viewer: str, suggestion: Suggestion
+) -> dict[str, Any]:
     """A hint for ``viewer``: the suggested move with its button's label from the viewer's
     own choices (the suggestion was worked out from their own view: ``companion.bots``)."""
-    choice = next((c for c in rules.choices(state, viewer) if c.action == suggestion.action),
-                  None)
+    choice = next((c for c in rules.choices(state, viewer) if c.action == suggestion.action), None)
     return {
         "seq": seq,
         "action": suggestion.action,
@@ -244,8 +267,10 @@ def private_refusals(acting: str | None, player: str | None) -> Iterator[None]:
         if reason is None and exc.reason.startswith("move ") and ": " in exc.reason:
             reason = exc.reason.split(": ", 1)[0] + "; the reason concerns hidden dice"
         if reason is None:
-            reason = (f"the rules do not allow that now; the reason concerns {player}'s hidden "
-                      "dice and is shown on their phone only")
+            reason = (
+                f"the rules do not allow that now; the reason concerns {player}'s hidden "
+                "dice and is shown on their phone only"
+            )
         raise Refused(exc.code, reason, exc.rule, exc.public) from None
 
 
@@ -292,28 +317,38 @@ def quoted_refusals(game_of: Callable[[], Game]) -> Iterator[None]:
 
 
 def dice_count(n: int) -> str:
-    """"1 die", "5 dice"."""
+    """ "1 die", "5 dice"."""
     return f"{n} {'die' if n == 1 else 'dice'}"
 
 
-def dice_message(event: DiceEvent, viewer: str | None,
-                 nouns: dict[str, str] | None = None) -> dict[str, Any] | None:
+def dice_message(
+    event: DiceEvent, viewer: str | None, nouns: dict[str, str] | None = None
+) -> dict[str, Any] | None:
     """What ``viewer`` may see of one dice event, or None: the one filter for dice events.
     Counts and faces go to the roller only; everyone else hears at most "Maria is rolling".
     ``nouns`` names a die of each shared pool ("red die"), from the game's dice sets.
     RollDone reaches screens as the action itself, through the table service."""
     if isinstance(event, RollWanted):
         if viewer == event.player:
-            return {"kind": "roll_wanted", "player": event.player, "does": event.does,
-                    "dice": event.dice,
-                    "text": event.prompt or f"Roll your {dice_count(event.dice)}"}
+            return {
+                "kind": "roll_wanted",
+                "player": event.player,
+                "does": event.does,
+                "dice": event.dice,
+                "text": event.prompt or f"Roll your {dice_count(event.dice)}",
+            }
         return {"kind": "rolling", "player": event.player, "text": f"{event.player} is rolling"}
     if isinstance(event, DieCounted):
         if viewer != event.player:
             return None
-        return {"kind": "counted", "player": event.player, "face": event.face,
-                "have": event.have, "need": event.need,
-                "text": f"{event.have} of {dice_count(event.need)} settled"}
+        return {
+            "kind": "counted",
+            "player": event.player,
+            "face": event.face,
+            "have": event.have,
+            "need": event.need,
+            "text": f"{event.have} of {dice_count(event.need)} settled",
+        }
     if isinstance(event, DiceProblem):
         # A problem names a die, never a face; one with no player is the table's to fix.
         if viewer != event.player:
@@ -324,11 +359,18 @@ def dice_message(event: DiceEvent, viewer: str | None,
         # gives each a button, a candidate's phone asks "yours?" (POST .../dice/whose).
         noun = (nouns or {}).get(event.pool, "shared die")
         names = " or ".join(event.candidates)
-        text = (f"A {noun} landed: whose is it, {names}? Say so on your phone or the host "
-                "page." if viewer is None else
-                f"A {noun} landed while another player is rolling one too: is it yours?")
-        return {"kind": "whose_die", "die": ref_json(event.ref), "noun": noun,
-                "candidates": list(event.candidates), "text": text}
+        text = (
+            f"A {noun} landed: whose is it, {names}? Say so on your phone or the host page."
+            if viewer is None
+            else f"A {noun} landed while another player is rolling one too: is it yours?"
+        )
+        return {
+            "kind": "whose_die",
+            "die": ref_json(event.ref),
+            "noun": noun,
+            "candidates": list(event.candidates),
+            "text": text,
+        }
     return None
 
 
@@ -339,9 +381,14 @@ def progress_message(dice: DiceService, viewer: str) -> dict[str, Any] | None:
         if wait.player == viewer:
             have, need = dice.hub.progress(viewer) or (0, wait.dice)
             prompt = wait.prompt or f"Roll your {dice_count(need)}"
-            return {"kind": "progress", "player": viewer, "does": wait.does, "have": have,
-                    "need": need,
-                    "text": f"{prompt}: {have} of {need} settled" if have else prompt}
+            return {
+                "kind": "progress",
+                "player": viewer,
+                "does": wait.does,
+                "have": have,
+                "need": need,
+                "text": f"{prompt}: {have} of {need} settled" if have else prompt,
+            }
     return None
 
 

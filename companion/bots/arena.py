@@ -70,8 +70,13 @@ def play(setup: dict[str, Any], seats: Mapping[str, Seat], seed: int) -> Iterato
     raise RuntimeError(f"a game did not end within {MAX_ACTIONS} actions")
 
 
-def _next(game: AnyGame, state: Any, seats: Mapping[str, Seat],
-          rngs: dict[str, random.Random], dice: random.Random) -> tuple[Action, str | None]:
+def _next(
+    game: AnyGame,
+    state: Any,
+    seats: Mapping[str, Seat],
+    rngs: dict[str, random.Random],
+    dice: random.Random,
+) -> tuple[Action, str | None]:
     chance = game.chance_action(state, dice)  # a shuffle: the table draws it
     if chance is not None:
         return chance, None

@@ -38,12 +38,15 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    LevelName.EASY: Level(LevelName.EASY, 0, 0.0,
-                          "plays by rules of thumb, at once: a gentle opponent"),
-    LevelName.STANDARD: Level(LevelName.STANDARD, 60, 0.2,
-                              "searches 60 worlds a move, for at most 0.2 s: a solid player"),
-    LevelName.STRONG: Level(LevelName.STRONG, 180, 1.0,
-                            "searches 180 worlds a move, for at most 1 s: the strongest"),
+    LevelName.EASY: Level(
+        LevelName.EASY, 0, 0.0, "plays by rules of thumb, at once: a gentle opponent"
+    ),
+    LevelName.STANDARD: Level(
+        LevelName.STANDARD, 60, 0.2, "searches 60 worlds a move, for at most 0.2 s: a solid player"
+    ),
+    LevelName.STRONG: Level(
+        LevelName.STRONG, 180, 1.0, "searches 180 worlds a move, for at most 1 s: the strongest"
+    ),
 }
 DEFAULT_LEVEL = LevelName.STANDARD
 MAX_SECONDS = 10.0  # the most a host may let a bot think about one move
@@ -70,9 +73,15 @@ class Bot:
     (the host's time budget per move), ``iterations`` its iteration cap (the benchmarks fix
     it so a game plays the same on any machine)."""
 
-    def __init__(self, game: AnyGame, level: str = DEFAULT_LEVEL, *,
-                 seconds: float | None = None, iterations: int | None = None,
-                 knowledge: Knowledge | None = None) -> None:
+    def __init__(
+        self,
+        game: AnyGame,
+        level: str = DEFAULT_LEVEL,
+        *,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        knowledge: Knowledge | None = None,
+    ) -> None:
         if level not in LEVELS:
             raise ValueError(f"level {level!r}: choose one of {', '.join(LEVELS)}")
         self.game = game
@@ -97,8 +106,7 @@ class Bot:
         moves = obs.view.get("moves")
         here = (obs.player, moves) if isinstance(moves, int) else None
         root = self._carry[1] if self._carry is not None and self._carry[0] == here else None
-        result = search(obs, self.knowledge, Budget(self.iterations, self.seconds), rng,
-                        root=root)
+        result = search(obs, self.knowledge, Budget(self.iterations, self.seconds), rng, root=root)
         self._carry = None
         if here is not None and result.next_root is not None:
             self._carry = ((obs.player, here[1] + 1), result.next_root)

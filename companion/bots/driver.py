@@ -45,10 +45,16 @@ class BotDriver:
     people can follow them on the table screen.
     """
 
-    def __init__(self, service: TableService, data_dir: Path | str, *,
-                 table_rolls: Callable[[str], bool] | None = None,
-                 on_reason: Callable[[str, str], None] | None = None,
-                 pace: float = 1.0, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        service: TableService,
+        data_dir: Path | str,
+        *,
+        table_rolls: Callable[[str], bool] | None = None,
+        on_reason: Callable[[str, str], None] | None = None,
+        pace: float = 1.0,
+        rng: random.Random | None = None,
+    ) -> None:
         self.service = service
         self.seating = Seating(data_dir)
         self.table_rolls = table_rolls or (lambda game_id: False)
@@ -147,23 +153,24 @@ class BotDriver:
                 continue
             if wait.dice is not None:
                 if seat.dice is BotDice.COMPANION and not self.table_rolls(game_id):
-                    self._roll(game_id, wait.player, wait.dice.count, wait.dice.faces,
-                               wait.dice.ask)
+                    self._roll(
+                        game_id, wait.player, wait.dice.count, wait.dice.faces, wait.dice.ask
+                    )
                     return
                 continue  # someone rolls for it at the table
             if game.rules.legal_actions(game.state, wait.player):
                 self._move(game_id, seat)
                 return
 
-    def _roll(self, game_id: str, player: str, count: int, faces: tuple[int, ...],
-              ask: str) -> None:
+    def _roll(
+        self, game_id: str, player: str, count: int, faces: tuple[int, ...], ask: str
+    ) -> None:
         rolled = tuple(self.rng.choice(faces) for _ in range(count))
         try:
             self.service.submit_roll(game_id, player, rolled, actor=BOT_ACTOR, ask=ask)
         except Refused as exc:
             if exc.code != "stale":
-                log.warning("the roll for bot %s in game %s was refused: %s", player,
-                            game_id, exc)
+                log.warning("the roll for bot %s in game %s was refused: %s", player, game_id, exc)
 
     def _move(self, game_id: str, seat: BotSeat) -> None:
         wait = self._last_move.get(game_id, 0.0) + self.pace - time.monotonic()
@@ -177,31 +184,52 @@ class BotDriver:
             bot = self._bot(game_id, seat)
             decision = bot.choose(bot.observe(state, seat.player, self.rng), self.rng)
             try:
-                ack = self.service.submit(game_id, decision.action,
-                                          actor=f"player:{seat.player}", expected_seq=game.seq)
+                ack = self.service.submit(
+                    game_id, decision.action, actor=f"player:{seat.player}", expected_seq=game.seq
+                )
             except Refused as exc:
                 if exc.code == "stale":
                     continue  # someone acted meanwhile: look again
-                log.warning("bot %s's move %s in game %s was refused: %s", seat.player,
-                            decision.action.to_dict(), game_id, exc)
+                log.warning(
+                    "bot %s's move %s in game %s was refused: %s",
+                    seat.player,
+                    decision.action.to_dict(),
+                    game_id,
+                    exc,
+                )
                 return
             self._last_move[game_id] = time.monotonic()
-            self._tell(game_id, seat.player, rules, state, decision.action, ack.state,
-                       decision.seconds)
+            self._tell(
+                game_id, seat.player, rules, state, decision.action, ack.state, decision.seconds
+            )
             return
 
-    def _tell(self, game_id: str, player: str, rules: Any, before: Any, action: Any,
-              after: Any, seconds: float) -> None:
+    def _tell(
+        self,
+        game_id: str,
+        player: str,
+        rules: Any,
+        before: Any,
+        action: Any,
+        after: Any,
+        seconds: float,
+    ) -> None:
         """The move's reason, from the table's views only, to the host page and the screens."""
         bot = next((b for (g, _), b in self._bots.items() if g == game_id), None)
         reason = None
         if bot is not None:
-            reason = bot.knowledge.reason(rules.table_data(before),
-                                          rules.player_view(before, None),
-                                          rules.action_view(before, action, None),
-                                          rules.player_view(after, None))
-        line = {"player": player, "type": action.TYPE, "reason": reason,
-                "ms": round(seconds * 1000, 1)}
+            reason = bot.knowledge.reason(
+                rules.table_data(before),
+                rules.player_view(before, None),
+                rules.action_view(before, action, None),
+                rules.player_view(after, None),
+            )
+        line = {
+            "player": player,
+            "type": action.TYPE,
+            "reason": reason,
+            "ms": round(seconds * 1000, 1),
+        }
         self.recent.setdefault(game_id, deque(maxlen=RECENT)).append(line)
         if reason and self.on_reason is not None:
             self.on_reason(game_id, f"{player} (bot) {reason}.")

@@ -29,8 +29,15 @@ class Suggestion:
     seconds: float
 
 
-def suggest(game: AnyGame, state: Any, player: str, *, seconds: float = HINT_SECONDS,
-            level: str = DEFAULT_LEVEL, rng: random.Random | None = None) -> Suggestion:
+def suggest(
+    game: AnyGame,
+    state: Any,
+    player: str,
+    *,
+    seconds: float = HINT_SECONDS,
+    level: str = DEFAULT_LEVEL,
+    rng: random.Random | None = None,
+) -> Suggestion:
     """What a bot would play in ``player``'s seat now (they must have a choice to make)."""
     rng = rng or random.Random()
     bot = Bot(game, level, seconds=seconds)
@@ -42,6 +49,9 @@ def suggest(game: AnyGame, state: Any, player: str, *, seconds: float = HINT_SEC
     except (RuleViolation, MalformedAction, AssertionError):
         return Suggestion(decision.action.to_dict(), None, decision.seconds)
     reason = bot.knowledge.reason(
-        game.table_data(world), game.player_view(world, None),
-        game.action_view(world, decision.action, None), game.player_view(after, None))
+        game.table_data(world),
+        game.player_view(world, None),
+        game.action_view(world, decision.action, None),
+        game.player_view(after, None),
+    )
     return Suggestion(decision.action.to_dict(), reason, decision.seconds)

@@ -59,8 +59,13 @@ class Knowledge(Protocol):
         """How good ``world`` is for ``player``, in [0, 1] (a share of the chance to win)."""
         ...
 
-    def reason(self, board: dict[str, Any], before: dict[str, Any], action: dict[str, Any],
-               after: dict[str, Any]) -> str | None:
+    def reason(
+        self,
+        board: dict[str, Any],
+        before: dict[str, Any],
+        action: dict[str, Any],
+        after: dict[str, Any],
+    ) -> str | None:
         """A short public reason for a move, from the printed board (``table_data``), the
         table's views before and after it and the table's view of the move only (so it can
         name no hidden die), or None."""
@@ -72,8 +77,9 @@ def _key(action: Action) -> Hashable:
     return json.dumps(action.to_dict(), sort_keys=True, separators=(",", ":"))
 
 
-def random_choice(game: AnyGame, world: World, player: str, rng: random.Random,
-                  tries: int = 30) -> Action:
+def random_choice(
+    game: AnyGame, world: World, player: str, rng: random.Random, tries: int = 30
+) -> Action:
     """The game's own ``random_action`` for ``player`` (it picks whoever the game waits
     for: asked again until it is ``player``'s choice), else a uniform legal choice."""
     for _ in range(tries):
@@ -157,6 +163,11 @@ class Generic:
         scale = max(abs(v) for v in values.values()) or 1.0
         return 0.8 * beaten / len(others) + 0.2 * (0.5 + 0.5 * (mine - max(others)) / scale)
 
-    def reason(self, board: dict[str, Any], before: dict[str, Any], action: dict[str, Any],
-               after: dict[str, Any]) -> str | None:
+    def reason(
+        self,
+        board: dict[str, Any],
+        before: dict[str, Any],
+        action: dict[str, Any],
+        after: dict[str, Any],
+    ) -> str | None:
         return None

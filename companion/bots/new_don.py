@@ -89,11 +89,15 @@ class Board:
         labels = data["muscle_track"]["labels"]
         letters = sum(1 for x in labels[1:] if not str(x).isdigit())
         board = cls(
-            str(data["id"]), hoods,
+            str(data["id"]),
+            hoods,
             {d["face"]: tuple(d["points"]) for d in data["districts"]},
             {d["face"]: d["name"] for d in data["districts"]},
             {f["spot"]: f["ability"] for f in data["favor_track"]},
-            letters, len(labels) - 1, tuple(data["vegas_spots"]), wrap,
+            letters,
+            len(labels) - 1,
+            tuple(data["vegas_spots"]),
+            wrap,
         )
         board.by_id.update({h.id: h for h in hoods})
         groups: dict[tuple[int, tuple[int, ...]], list[str]] = {}
@@ -169,11 +173,19 @@ class Position:
             if who is not None and hid in board.by_id:
                 counts[board.by_id[hid].district][who] += 1
         options = view.get("options", {})
-        return cls(board, view, names, holders,
-                   {p["name"]: p["muscle_position"] for p in players},
-                   {p["name"]: p["house"] for p in players}, counts, view.get("godfather"),
-                   view["phase"], options.get("scoring") == "friends_close",
-                   options.get("tie_block") == "next_place")
+        return cls(
+            board,
+            view,
+            names,
+            holders,
+            {p["name"]: p["muscle_position"] for p in players},
+            {p["name"]: p["house"] for p in players},
+            counts,
+            view.get("godfather"),
+            view["phase"],
+            options.get("scoring") == "friends_close",
+            options.get("tie_block") == "next_place",
+        )
 
     def player(self, name: str) -> dict[str, Any]:
         return next(p for p in self.view["players"] if p["name"] == name)
@@ -291,7 +303,8 @@ class Market:
                 if holder is None or holder == me or pos.muscle.get(holder, 0) >= mine:
                     continue
                 self.targets.setdefault(faces, []).append(
-                    Target(pos.gain(district, me, holder), h, holder))
+                    Target(pos.gain(district, me, holder), h, holder)
+                )
         for faces in self.targets:
             self.targets[faces].sort(key=lambda t: -t.value)
         self.straights = [s for s in STRAIGHTS[board.wrap] if s in self.targets]
@@ -307,8 +320,10 @@ class Market:
         hit = self.means.get(count)
         if hit is None:
             rng = random.Random(count)
-            total = sum(self.value([rng.randint(1, 6) for _ in range(count)])
-                        for _ in range(EXPECTED_SAMPLES))
+            total = sum(
+                self.value([rng.randint(1, 6) for _ in range(count)])
+                for _ in range(EXPECTED_SAMPLES)
+            )
             hit = self.means[count] = total / EXPECTED_SAMPLES
         return hit
 
@@ -346,8 +361,9 @@ def _best_new(market: Market, counts: tuple[int, ...], used: tuple[str, ...]) ->
     options: list[tuple[int, ...]] = [
         (low,) * n for n in (2, 3, 4) if counts[low] >= n and (low,) * n in market.targets
     ]
-    options += [s for s in market.straights
-                if low in s and all(counts[f] for f in s) and min(s) == low]
+    options += [
+        s for s in market.straights if low in s and all(counts[f] for f in s) and min(s) == low
+    ]
     for faces in options:
         target = next((t for t in market.targets[faces] if t.hood not in used), None)
         if target is None:
@@ -442,8 +458,15 @@ class NewDonKnowledge:
     def market(self, pos: Position, me: str) -> Market:
         """``me``'s market in ``pos``, shared by every position with the same board, muscle
         and Godfather (its plans are remembered)."""
-        key = (pos.board.id, me, pos.godfather, tuple(pos.holders.values()),
-               tuple(pos.muscle.values()), pos.friends_close, pos.tie_block_next)
+        key = (
+            pos.board.id,
+            me,
+            pos.godfather,
+            tuple(pos.holders.values()),
+            tuple(pos.muscle.values()),
+            pos.friends_close,
+            pos.tie_block_next,
+        )
         market = self._markets.get(key)
         if market is None:
             if len(self._markets) >= MARKETS:
@@ -508,8 +531,10 @@ class NewDonKnowledge:
                 else:
                     value += market.expected(_dice_count(pos, entry))
             assets = len([h for h, w in pos.holders.items() if w == name]) * HOOD_BONUS
-            assets += sum(ABILITY_VALUE.get(pos.board.abilities.get(int(s), ""), 0.5) * n
-                          for s, n in entry["favor_tokens"].items())
+            assets += sum(
+                ABILITY_VALUE.get(pos.board.abilities.get(int(s), ""), 0.5) * n
+                for s, n in entry["favor_tokens"].items()
+            )
             assets += VEGAS_BET * entry["soldiers"]["vegas"]
             assets += MUSCLE_STEP * pos.muscle[name]
             if name == nxt:
@@ -536,10 +561,11 @@ class NewDonKnowledge:
     @staticmethod
     def _future(pos: Position) -> float:
         """How much the rounds to come still count (1: several left, 0: this is the last)."""
-        fullest = max(sum(1 for h in pos.board.hoods if h.district == d
-                          and pos.holders.get(h.id) is not None)
-                      / max(1, sum(1 for h in pos.board.hoods if h.district == d))
-                      for d in pos.board.points)
+        fullest = max(
+            sum(1 for h in pos.board.hoods if h.district == d and pos.holders.get(h.id) is not None)
+            / max(1, sum(1 for h in pos.board.hoods if h.district == d))
+            for d in pos.board.points
+        )
         emptiest = min(pos.house.values())
         if fullest >= 1.0 or emptiest <= 0:
             return 0.0
@@ -624,8 +650,9 @@ class NewDonKnowledge:
         out = [a for _, a in scored]
         recruits = [a for a in legal if a.TYPE == "recruit"]
         if recruits:
-            out.append(max(recruits, key=lambda a: (len(a.to_dict()["dice"]),
-                                                    sum(a.to_dict()["dice"]))))
+            out.append(
+                max(recruits, key=lambda a: (len(a.to_dict()["dice"]), sum(a.to_dict()["dice"])))
+            )
         bets = [a for a in legal if a.TYPE == "bet"]
         if bets:
             out.append(bets[0])
@@ -638,14 +665,16 @@ class NewDonKnowledge:
         legal: list[Action] = self.game.legal_actions(world, player)
         if len(legal) == 1:
             return legal[0]
-        return self._choose(self.position(world, player), self._does(world, player), player,
-                            legal, rng)
+        return self._choose(
+            self.position(world, player), self._does(world, player), player, legal, rng
+        )
 
     def _does(self, world: World, player: str) -> str:
         return next((w.does for w in self.game.waiting_for(world) if w.player == player), "")
 
-    def _choose(self, pos: Position, does: str, player: str, legal: Sequence[Action],
-                rng: random.Random) -> Action:
+    def _choose(
+        self, pos: Position, does: str, player: str, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
         if len(legal) == 1:
             return legal[0]
         if does == "resolve":
@@ -657,17 +686,23 @@ class NewDonKnowledge:
         if does == "offer":
             return self._offer(pos, player, legal)
         if does == "choose_favor_spot":
-            return max(legal, key=lambda a: ABILITY_VALUE.get(
-                pos.board.abilities.get(a.to_dict()["spot"], ""), 0.5))
+            return max(
+                legal,
+                key=lambda a: ABILITY_VALUE.get(
+                    pos.board.abilities.get(a.to_dict()["spot"], ""), 0.5
+                ),
+            )
         if does == "reroll":
             return self._reroll(pos, player, legal)
         return rng.choice(list(legal))
 
     def _keep_vegas(self, pos: Position, me: str, legal: Sequence[Action]) -> Action:
         """Lock the red dice that would make a set with each other or are high; roll the rest."""
+
         def score(a: Action) -> float:
             lock: list[int] = a.to_dict().get("lock", [])
             return self.market(pos, me).value(lock) + 0.01 * sum(lock)
+
         return max(legal, key=score)
 
     def _reveal(self, pos: Position, me: str, legal: Sequence[Action]) -> Action:
@@ -682,6 +717,7 @@ class NewDonKnowledge:
             rest.remove(face)
             spot = ABILITY_VALUE.get(pos.board.abilities.get(face, ""), 0.5)
             return market.value(rest) + 0.5 * spot
+
         return max(legal, key=score)
 
     def _offer(self, pos: Position, me: str, legal: Sequence[Action]) -> Action:
@@ -707,6 +743,7 @@ class NewDonKnowledge:
             else:
                 p = 1.0 - (5 / 6) ** max(1, k - 1)
             return p * market.value([*faces, n]) + (1 - p) * base
+
         return max(legal, key=score)
 
     def _reroll(self, pos: Position, me: str, legal: Sequence[Action]) -> Action:
@@ -718,8 +755,10 @@ class NewDonKnowledge:
         wanted = sorted(spare.elements())
         if not wanted:
             return next(a for a in legal if a.TYPE == "pass")
-        return next((a for a in legal if a.to_dict().get("dice") == wanted),
-                    next(a for a in legal if a.TYPE == "pass"))
+        return next(
+            (a for a in legal if a.to_dict().get("dice") == wanted),
+            next(a for a in legal if a.TYPE == "pass"),
+        )
 
     def _resolve(self, pos: Position, me: str, legal: Sequence[Action]) -> Action:
         """A favor that pays, else the best plan's first set, else spare dice to muscle (to
@@ -747,22 +786,29 @@ class NewDonKnowledge:
             want = "muscle_out" if victim else "claim"
             for a in legal:
                 line = a.to_dict()
-                if (line["type"] == want and line["neighborhood"] == hood
-                        and tuple(line["dice"]) == faces_):
+                if (
+                    line["type"] == want
+                    and line["neighborhood"] == hood
+                    and tuple(line["dice"]) == faces_
+                ):
                     return a
             district = pos.board.by_id[hood].district
             for a in legal:
                 line = a.to_dict()
-                if (line["type"] in ("claim", "muscle_out") and tuple(line["dice"]) == faces_
-                        and pos.board.by_id[line["neighborhood"]].district == district):
+                if (
+                    line["type"] in ("claim", "muscle_out")
+                    and tuple(line["dice"]) == faces_
+                    and pos.board.by_id[line["neighborhood"]].district == district
+                ):
                     return a
         sets = [a for a in legal if a.TYPE in ("claim", "muscle_out")]
         if sets:
             return sets[0]
         return self._spare(pos, me, entry, legal)
 
-    def _spare(self, pos: Position, me: str, entry: dict[str, Any],
-               legal: Sequence[Action]) -> Action:
+    def _spare(
+        self, pos: Position, me: str, entry: dict[str, Any], legal: Sequence[Action]
+    ) -> Action:
         passing = next(a for a in legal if a.TYPE == "pass")
         recruits = [a for a in legal if a.TYPE == "recruit"]
         if not recruits:
@@ -770,8 +816,9 @@ class NewDonKnowledge:
         every = max(recruits, key=lambda a: (len(a.to_dict()["dice"]), sum(a.to_dict()["dice"])))
         pips = sum(every.to_dict()["dice"])
         mine = pos.muscle[me]
-        landing = pos.board.letters + min(pos.board.top - pos.board.letters,
-                                          pos.board.value(mine) + pips)
+        landing = pos.board.letters + min(
+            pos.board.top - pos.board.letters, pos.board.value(mine) + pips
+        )
         others = [m for n, m in pos.muscle.items() if n != me]
         if landing > max(others, default=0) or mine == 0:
             return every
@@ -782,8 +829,13 @@ class NewDonKnowledge:
 
     # --- reasons for the table -------------------------------------------------------------
 
-    def reason(self, board: dict[str, Any], before: dict[str, Any], action: dict[str, Any],
-               after: dict[str, Any]) -> str | None:
+    def reason(
+        self,
+        board: dict[str, Any],
+        before: dict[str, Any],
+        action: dict[str, Any],
+        after: dict[str, Any],
+    ) -> str | None:
         """Why, in the table's words: built from the table's views and the table's view of
         the move only, so it can name no die the table has not seen."""
         kind = action.get("type")
@@ -797,8 +849,11 @@ class NewDonKnowledge:
         if kind == "recruit":
             post = Position.read(b, after)
             label = next(p["muscle"] for p in after["players"] if p["name"] == me)
-            tail = (": the highest on the track, the next Godfather"
-                    if post.next_godfather() == me else "")
+            tail = (
+                ": the highest on the track, the next Godfather"
+                if post.next_godfather() == me
+                else ""
+            )
             return f"recruits {sum(action['dice'])} to {label} on the Muscle track{tail}"
         return f"bets a soldier on Vegas {action['spot']}: red dice next round"
 
@@ -835,11 +890,9 @@ def _set_reason(b: Board, pos: Position, me: str, action: dict[str, Any]) -> str
     if not victim and not left:
         why = f"the last open neighborhood for {hood.text}"
     elif mine > rival:
-        why = (f"the lead in {district}, {mine} to {rival}" if rival
-               else f"first in {district}")
+        why = f"the lead in {district}, {mine} to {rival}" if rival else f"first in {district}"
     elif mine == rival:
         why = f"level with {' and '.join(leaders)} in {district} at {mine}"
     else:
         why = f"{mine} in {district}, closing on {' and '.join(leaders)}"
     return f"{verb}: {why}"
-

@@ -42,9 +42,14 @@ class Observation:
     consistent: Callable[[World, dict[str, Any], str], bool]
 
     @classmethod
-    def of(cls, game: AnyGame, state: Any, player: str, rng: random.Random,
-           consistent: Callable[[World, dict[str, Any], str], bool] | None = None,
-           ) -> Observation:
+    def of(
+        cls,
+        game: AnyGame,
+        state: Any,
+        player: str,
+        rng: random.Random,
+        consistent: Callable[[World, dict[str, Any], str], bool] | None = None,
+    ) -> Observation:
         """The observation of ``player`` in ``state``: the state itself is dropped here."""
         check = consistent or _always
         view = game.player_view(state, player)
@@ -60,8 +65,14 @@ def _always(world: World, view: dict[str, Any], player: str) -> bool:
     return True
 
 
-def _draw(game: AnyGame, state: Any, player: str, view: dict[str, Any], rng: random.Random,
-          consistent: Callable[[World, dict[str, Any], str], bool]) -> World:
+def _draw(
+    game: AnyGame,
+    state: Any,
+    player: str,
+    view: dict[str, Any],
+    rng: random.Random,
+    consistent: Callable[[World, dict[str, Any], str], bool],
+) -> World:
     world = game.scramble(state, player, rng)
     for _ in range(TRIES - 1):
         if consistent(world, view, player):

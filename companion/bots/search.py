@@ -88,8 +88,14 @@ class Result:
     next_root: Node | None = None  # the chosen move's node: the tree if the bot moves again
 
 
-def search(obs: Observation, knowledge: Knowledge, budget: Budget, rng: random.Random,
-           exploration: float = EXPLORATION, root: Node | None = None) -> Result:
+def search(
+    obs: Observation,
+    knowledge: Knowledge,
+    budget: Budget,
+    rng: random.Random,
+    exploration: float = EXPLORATION,
+    root: Node | None = None,
+) -> Result:
     """The move to play in ``obs``: see the module's docstring. ``root``: the tree grown
     under the bot's previous move when it moves again at once (its iterations count towards
     this move's budget: a Resolution turn of several moves is searched about once)."""
@@ -122,18 +128,28 @@ def search(obs: Observation, knowledge: Knowledge, budget: Budget, rng: random.R
             node.visits += 1
             node.total += reward
     keys = {action_key(a) for a in options}
-    ranked = sorted(((k, n) for k, n in root.children.items() if k in keys),
-                    key=lambda kv: (-kv[1].visits, -kv[1].mean))
+    ranked = sorted(
+        ((k, n) for k, n in root.children.items() if k in keys),
+        key=lambda kv: (-kv[1].visits, -kv[1].mean),
+    )
     best = ranked[0][1].action if ranked else options[0]
     assert best is not None
-    stats = tuple((n.action.to_dict(), n.visits, round(n.mean, 4)) for _, n in ranked
-                  if n.action is not None)
-    return Result(best, done, discarded, time.perf_counter() - start, stats,
-                  ranked[0][1] if ranked else None)
+    stats = tuple(
+        (n.action.to_dict(), n.visits, round(n.mean, 4)) for _, n in ranked if n.action is not None
+    )
+    return Result(
+        best, done, discarded, time.perf_counter() - start, stats, ranked[0][1] if ranked else None
+    )
 
 
-def _iterate(obs: Observation, knowledge: Knowledge, root: Node, world: World,
-             rng: random.Random, exploration: float) -> tuple[list[Node], World]:
+def _iterate(
+    obs: Observation,
+    knowledge: Knowledge,
+    root: Node,
+    world: World,
+    rng: random.Random,
+    exploration: float,
+) -> tuple[list[Node], World]:
     """Play one world from the root to the horizon: the tree's path, and the world reached."""
     game, me = obs.game, obs.player
     horizon = knowledge.horizon(game, obs.view, me)
@@ -141,8 +157,9 @@ def _iterate(obs: Observation, knowledge: Knowledge, root: Node, world: World,
     path = [root]
     last: Action | None = None
     for steps in range(MAX_STEPS):
-        if game.is_over(world) or (last is not None
-                                   and horizon.done(world, steps, last, node is None)):
+        if game.is_over(world) or (
+            last is not None and horizon.done(world, steps, last, node is None)
+        ):
             break
         chance = game.chance_action(world, rng)  # a shuffle: the companion's to draw
         waits = [] if chance is not None else game.waiting_for(world)

@@ -48,8 +48,9 @@ class BotSeat:
         if self.level not in LEVELS:
             raise SeatingError(f"level must be one of {', '.join(LEVELS)}, not {self.level!r}")
         if self.seconds is not None and not MIN_SECONDS <= self.seconds <= MAX_SECONDS:
-            raise SeatingError(f"a bot thinks {MIN_SECONDS}-{MAX_SECONDS:g} s per move, "
-                               f"not {self.seconds}")
+            raise SeatingError(
+                f"a bot thinks {MIN_SECONDS}-{MAX_SECONDS:g} s per move, not {self.seconds}"
+            )
 
     @property
     def budget(self) -> float:
@@ -88,8 +89,12 @@ class Seating:
         out = {}
         for name, data in seats.items():
             try:
-                out[name] = BotSeat(name, data.get("level", DEFAULT_LEVEL),
-                                    data.get("seconds"), BotDice(data.get("dice", "companion")))
+                out[name] = BotSeat(
+                    name,
+                    data.get("level", DEFAULT_LEVEL),
+                    data.get("seconds"),
+                    BotDice(data.get("dice", "companion")),
+                )
             except (SeatingError, ValueError):
                 continue  # an entry an older companion wrote: that seat has no bot
         return out
@@ -103,7 +108,10 @@ class Seating:
         with self._lock:
             entry = self._games.setdefault(game_id, {})
             entry.setdefault("bots", {})[seat.player] = {
-                "level": seat.level, "seconds": seat.seconds, "dice": seat.dice.value}
+                "level": seat.level,
+                "seconds": seat.seconds,
+                "dice": seat.dice.value,
+            }
             self._write()
 
     def unseat(self, game_id: str, player: str) -> bool:

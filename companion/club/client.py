@@ -39,8 +39,9 @@ class ClubClient:
     ``ca``: a certificate file to trust for an ``https://`` club whose certificate no public
     authority signed (its own, self-signed). Not thread-safe: one per thread."""
 
-    def __init__(self, url: str, token: str, timeout: float = TIMEOUT,
-                 ca: str | None = None) -> None:
+    def __init__(
+        self, url: str, token: str, timeout: float = TIMEOUT, ca: str | None = None
+    ) -> None:
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"{url!r} is not a club's address (http://HOST:PORT)")
@@ -60,8 +61,7 @@ class ClubClient:
     def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         return self.request("POST", path, body)
 
-    def request(self, method: str, path: str, body: dict[str, Any] | None = None
-                ) -> dict[str, Any]:
+    def request(self, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
         data = None if body is None else json.dumps(body, separators=(",", ":")).encode()
         headers = {"Authorization": f"Bearer {self._token}", "Accept": "application/json"}
         if data is not None:
@@ -95,8 +95,9 @@ class ClubClient:
             raise ClubRefused(reply.status, answer)
         return answer
 
-    def _exchange(self, method: str, path: str, data: bytes | None,
-                  headers: dict[str, str]) -> tuple[http.client.HTTPResponse, bytes]:
+    def _exchange(
+        self, method: str, path: str, data: bytes | None, headers: dict[str, str]
+    ) -> tuple[http.client.HTTPResponse, bytes]:
         conn = self._connection()
         if conn.sock is None:
             conn.connect()
@@ -111,11 +112,15 @@ class ClubClient:
         if self._conn is None:
             if self._https:
                 self._conn = http.client.HTTPSConnection(
-                    self._host, self._port, timeout=self._timeout,
-                    context=ssl.create_default_context(cafile=self._ca))
+                    self._host,
+                    self._port,
+                    timeout=self._timeout,
+                    context=ssl.create_default_context(cafile=self._ca),
+                )
             else:
-                self._conn = http.client.HTTPConnection(self._host, self._port,
-                                                        timeout=self._timeout)
+                self._conn = http.client.HTTPConnection(
+                    self._host, self._port, timeout=self._timeout
+                )
         return self._conn
 
     def close(self) -> None:

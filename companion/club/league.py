@@ -75,8 +75,10 @@ def standings(games: list[GameRow]) -> list[Standing]:
             plays[player] = plays.get(player, 0) + 1
             wins[player] = wins.get(player, 0) + (player in winners)
             points[player] = points.get(player, 0.0) + _points(row.scores, player)
-    table = [Standing(p, plays[p], wins[p], points[p], float(r.ordinal()), float(r.mu),
-                      float(r.sigma)) for p, r in ratings.items()]
+    table = [
+        Standing(p, plays[p], wins[p], points[p], float(r.ordinal()), float(r.mu), float(r.sigma))
+        for p, r in ratings.items()
+    ]
     return sorted(table, key=lambda s: (-s.rating, -s.wins, s.player))
 
 
@@ -91,11 +93,21 @@ def bgstats_play(row: GameRow, game_name: str) -> dict[str, Any]:
         "sourcePlayId": f"{row.table}/{row.game_id}",
         # BG Stats reads the date as local time: the club's clock, where the table was.
         "playDate": started.astimezone().strftime("%Y-%m-%d %H:%M:%S") if started else "",
-        "game": {"name": game_name, "sourceGameId": row.game, "highestWins": True,
-                 "noPoints": False},
+        "game": {
+            "name": game_name,
+            "sourceGameId": row.game,
+            "highestWins": True,
+            "noPoints": False,
+        },
         "players": [
-            {"name": p, "sourcePlayerId": p, "score": _points(scores, p),
-             "winner": p in winners, "rank": place + 1, "role": ""}
+            {
+                "name": p,
+                "sourcePlayerId": p,
+                "score": _points(scores, p),
+                "winner": p in winners,
+                "rank": place + 1,
+                "role": "",
+            }
             for p, place in zip(row.players, places(row), strict=True)
         ],
         "comments": f"Table {row.table}, game {row.game_id}",

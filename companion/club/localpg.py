@@ -61,8 +61,9 @@ class LocalPostgres:
         self.log = self.folder / "postgres.log"
         found = binaries()
         if found is None:
-            raise LocalPostgresError(f"PostgreSQL's initdb and pg_ctl are not installed "
-                                     f"({APT_HINT})")
+            raise LocalPostgresError(
+                f"PostgreSQL's initdb and pg_ctl are not installed ({APT_HINT})"
+            )
         self.bin = found
 
     @property
@@ -87,8 +88,9 @@ class LocalPostgres:
             return
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         _hand_over(self.folder)
-        self._run("initdb", "-D", str(self.data), "-U", USER, "-E", "UTF8", "--no-locale",
-                  "--auth=trust")
+        self._run(
+            "initdb", "-D", str(self.data), "-U", USER, "-E", "UTF8", "--no-locale", "--auth=trust"
+        )
 
     def start(self, *, durable: bool = True) -> str:
         """Start it (making it first if needed) and make the club's database; the URL.
@@ -98,8 +100,20 @@ class LocalPostgres:
             options = f"-c listen_addresses='' -k {self.folder} -p {self.port}"
             if not durable:
                 options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-            done = self._run("pg_ctl", "start", "-w", "-t", "60", "-D", str(self.data),
-                             "-l", str(self.log), "-o", options, check=False)
+            done = self._run(
+                "pg_ctl",
+                "start",
+                "-w",
+                "-t",
+                "60",
+                "-D",
+                str(self.data),
+                "-l",
+                str(self.log),
+                "-o",
+                options,
+                check=False,
+            )
             if done.returncode != 0:
                 raise LocalPostgresError(f"PostgreSQL did not start: {self._tail()}")
         self._create_database()
@@ -120,8 +134,9 @@ class LocalPostgres:
 
         admin = f"postgresql://{USER}@/postgres?host={self.folder}&port={self.port}"
         with psycopg.connect(admin, autocommit=True) as db:
-            have = db.execute("SELECT 1 FROM pg_database WHERE datname = %s",
-                              (DATABASE,)).fetchone()
+            have = db.execute(
+                "SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE,)
+            ).fetchone()
             if have is None:
                 db.execute(f"CREATE DATABASE {DATABASE}")
 

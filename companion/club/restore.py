@@ -60,10 +60,12 @@ def restore(client: ClubClient, data_dir: Path, table: str | None = None) -> Res
             events = _log(game_id, answer.get("events"))
             status = Status(str(answer.get("status")))
             setup = events[0]
-            storage.create_game(game_id, setup.created_at, setup.payload, setup.actor,
-                                events[1:], str(status))
-            report.restored.append(Restored(game_id, str(entry.get("game", "")), len(events),
-                                            str(status)))
+            storage.create_game(
+                game_id, setup.created_at, setup.payload, setup.actor, events[1:], str(status)
+            )
+            report.restored.append(
+                Restored(game_id, str(entry.get("game", "")), len(events), str(status))
+            )
     finally:
         storage.close()
     _check(data_dir, report)

@@ -33,9 +33,16 @@ class Shown:
     scores: dict[str, Any] | None  # once the game cannot go on
 
     def to_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "players": self.players, "progress": self.progress,
-                "waiting": self.waiting, "view": self.view, "over": self.over,
-                "can_go_on": self.can_go_on, "scores": self.scores}
+        return {
+            "game": self.game,
+            "players": self.players,
+            "progress": self.progress,
+            "waiting": self.waiting,
+            "view": self.view,
+            "over": self.over,
+            "can_go_on": self.can_go_on,
+            "scores": self.scores,
+        }
 
 
 def shown(game: Game) -> Shown:
@@ -47,7 +54,8 @@ def shown(game: Game) -> Shown:
         players=[seat.name for seat in game.setup.seats],
         progress=rules.progress(state),
         waiting=[{"player": w.player, "does": w.does} for w in rules.waiting_for(state)]
-        if going_on else [],
+        if going_on
+        else [],
         view=rules.player_view(state, None),
         over=game.is_over,
         can_go_on=going_on,

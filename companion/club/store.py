@@ -104,8 +104,10 @@ CREATE TABLE IF NOT EXISTS club_reads (  -- every read of a whole log (every hid
 );
 """
 
-_GAME_COLUMNS = ("table_name, game_id, seq, status, started_at, ended_at, updated_at, game, "
-                 "players, progress, waiting, view, over, can_go_on, scores, problem")
+_GAME_COLUMNS = (
+    "table_name, game_id, seq, status, started_at, ended_at, updated_at, game, "
+    "players, progress, waiting, view, over, can_go_on, scores, problem"
+)
 
 
 class ClubError(Exception):
@@ -125,8 +127,10 @@ class Gap(ClubError):
 
     def __init__(self, seq: int, first: int) -> None:
         self.seq = seq
-        super().__init__(f"the club has this game up to event {seq}; this push starts at "
-                         f"{first}: send from {seq + 1}")
+        super().__init__(
+            f"the club has this game up to event {seq}; this push starts at "
+            f"{first}: send from {seq + 1}"
+        )
 
 
 class Conflict(ClubError):
@@ -137,8 +141,10 @@ class Conflict(ClubError):
 
     def __init__(self, seq: int) -> None:
         self.seq = seq
-        super().__init__(f"event {seq} of this game differs from the one the club has: this "
-                         "table's log is not the one the club backed up")
+        super().__init__(
+            f"event {seq} of this game differs from the one the club has: this "
+            "table's log is not the one the club backed up"
+        )
 
 
 class TableTaken(ClubError):
@@ -237,8 +243,7 @@ class _Pool:
 class ClubStore:
     """The club's database. Thread-safe: each call takes a connection of its own."""
 
-    def __init__(self, url: str, pool: int = 8, cache: int = 2000, migrate: bool = True
-                 ) -> None:
+    def __init__(self, url: str, pool: int = 8, cache: int = 2000, migrate: bool = True) -> None:
         """``migrate=False`` for a role that may only read (the pages on a read replica, or a
         role granted nothing but the public summaries: ``docs/club.md``)."""
         self._pool = _Pool(url, pool)
@@ -259,8 +264,10 @@ class ClubStore:
             if row is None:
                 db.execute("INSERT INTO club_meta VALUES ('schema', %s)", (str(SCHEMA_VERSION),))
             elif int(row[0]) > SCHEMA_VERSION:
-                raise SchemaError(f"this database was set up by a newer club server (schema "
-                                  f"{row[0]}); update the companion to use it")
+                raise SchemaError(
+                    f"this database was set up by a newer club server (schema "
+                    f"{row[0]}); update the companion to use it"
+                )
 
     # --- the admin key and the tables --------------------------------------------------
 
@@ -278,8 +285,11 @@ class ClubStore:
         """Replace the admin key (the old one stops working at once)."""
         key = new_secret()
         with self._pool.connection() as db, db.transaction():
-            db.execute("INSERT INTO club_meta VALUES ('admin_key', %s) ON CONFLICT (key) "
-                       "DO UPDATE SET value = excluded.value", (digest(key).hex(),))
+            db.execute(
+                "INSERT INTO club_meta VALUES ('admin_key', %s) ON CONFLICT (key) "
+                "DO UPDATE SET value = excluded.value",
+                (digest(key).hex(),),
+            )
         return key
 
     def is_admin(self, key: str | None) -> bool:
@@ -292,23 +302,31 @@ class ClubStore:
     def add_table(self, name: str) -> str:
         """A new table and its token (shown once)."""
         if not TABLE_NAME.fullmatch(name):
-            raise ClubError(f"{name!r} cannot be a table's name: 1 to 40 letters, digits, "
-                            "spaces, dots, dashes or underscores")
+            raise ClubError(
+                f"{name!r} cannot be a table's name: 1 to 40 letters, digits, "
+                "spaces, dots, dashes or underscores"
+            )
         token = new_secret()
         with self._pool.connection() as db, db.transaction():
-            done = db.execute("INSERT INTO club_tables (name, token_sha256) VALUES (%s, %s) "
-                              "ON CONFLICT DO NOTHING", (name, digest(token)))
+            done = db.execute(
+                "INSERT INTO club_tables (name, token_sha256) VALUES (%s, %s) "
+                "ON CONFLICT DO NOTHING",
+                (name, digest(token)),
+            )
             if done.rowcount != 1:
-                raise TableTaken(f"there is a table {name!r} already; to give it a new token "
-                                 "use its token command")
+                raise TableTaken(
+                    f"there is a table {name!r} already; to give it a new token "
+                    "use its token command"
+                )
         return token
 
     def new_token(self, name: str) -> str:
         """A new token for a table; the old one stops working at once (a lost or stolen Pi)."""
         token = new_secret()
         with self._pool.connection() as db, db.transaction():
-            done = db.execute("UPDATE club_tables SET token_sha256 = %s WHERE name = %s",
-                              (digest(token), name))
+            done = db.execute(
+                "UPDATE club_tables SET token_sha256 = %s WHERE name = %s", (digest(token), name)
+            )
             if done.rowcount != 1:
                 raise NoSuchTable(f"there is no table {name!r}")
         return token
@@ -318,8 +336,9 @@ class ClubStore:
         if not token:
             return None
         with self._pool.connection() as db:
-            row = db.execute("SELECT name FROM club_tables WHERE token_sha256 = %s",
-                             (digest(token),)).fetchone()
+            row = db.execute(
+                "SELECT name FROM club_tables WHERE token_sha256 = %s", (digest(token),)
+            ).fetchone()
         return row[0] if row else None
 
     def has_table(self, name: str) -> bool:
@@ -333,7 +352,8 @@ class ClubStore:
                 "SELECT t.name, t.created_at, greatest(t.last_seen, max(g.updated_at)), "
                 "count(g.game_id), "
                 "coalesce(sum(g.seq + 1), 0) FROM club_tables t LEFT JOIN club_games g "
-                "ON g.table_name = t.name GROUP BY t.name ORDER BY t.name").fetchall()
+                "ON g.table_name = t.name GROUP BY t.name ORDER BY t.name"
+            ).fetchall()
         return [TableRow(r[0], r[1], r[2], int(r[3]), int(r[4])) for r in rows]
 
     # --- sync ------------------------------------------------------------------------
@@ -342,12 +362,14 @@ class ClubStore:
         """The last seq the club has of each of a table's games (a table resumes from here)."""
         with self._pool.connection() as db, db.transaction():
             db.execute("UPDATE club_tables SET last_seen = now() WHERE name = %s", (table,))
-            rows = db.execute("SELECT game_id, seq FROM club_games WHERE table_name = %s",
-                              (table,)).fetchall()
+            rows = db.execute(
+                "SELECT game_id, seq FROM club_games WHERE table_name = %s", (table,)
+            ).fetchall()
         return {r[0]: r[1] for r in rows}
 
-    def push(self, table: str, game_id: str, events: list[StoredEvent],
-             status: Status | None = None) -> int:
+    def push(
+        self, table: str, game_id: str, events: list[StoredEvent], status: Status | None = None
+    ) -> int:
         """Keep consecutive events of one of ``table``'s games; the last seq the club has.
         Events it has already are checked and skipped; :class:`Gap`, :class:`Conflict`."""
         first = events[0].seq
@@ -365,19 +387,33 @@ class ClubStore:
                 cur.executemany(
                     "INSERT INTO club_events (table_name, game_id, seq, kind, actor, payload, "
                     "idem_key, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-                    [(table, game_id, e.seq, e.kind, e.actor, Json(e.payload), e.idem_key,
-                      e.created_at) for e in new],
+                    [
+                        (
+                            table,
+                            game_id,
+                            e.seq,
+                            e.kind,
+                            e.actor,
+                            Json(e.payload),
+                            e.idem_key,
+                            e.created_at,
+                        )
+                        for e in new
+                    ],
                 )
-            game, problem = self._advance(db, table, game_id, have, new,
-                                          status or Status(row_status))
-            self._update_row(db, table, game_id, new[-1], status or Status(row_status), game,
-                             problem)
+            game, problem = self._advance(
+                db, table, game_id, have, new, status or Status(row_status)
+            )
+            self._update_row(
+                db, table, game_id, new[-1], status or Status(row_status), game, problem
+            )
         if game is not None:
             self._remember((table, game_id), game)
         return new[-1].seq
 
-    def _lock_game(self, db: psycopg.Connection[Any], table: str, game_id: str,
-                   events: list[StoredEvent]) -> tuple[int, str, dict[int, StoredEvent]]:
+    def _lock_game(
+        self, db: psycopg.Connection[Any], table: str, game_id: str, events: list[StoredEvent]
+    ) -> tuple[int, str, dict[int, StoredEvent]]:
         """The game's row, locked until the push commits (made by its first push, which
         starts with the setup): its last seq, its status, and the events of the push the club
         has already (to compare), read in the same round trip."""
@@ -393,50 +429,83 @@ class ClubStore:
             "e.created_at FROM (SELECT seq, status FROM club_games WHERE table_name = %s AND "
             "game_id = %s FOR UPDATE) g LEFT JOIN club_events e ON e.table_name = %s AND "
             "e.game_id = %s AND e.seq BETWEEN %s AND least(%s, g.seq) ORDER BY e.seq",
-            (table, game_id, table, game_id, first.seq, events[-1].seq)).fetchall()
+            (table, game_id, table, game_id, first.seq, events[-1].seq),
+        ).fetchall()
         if not rows:
             raise Gap(-1, first.seq)
-        known = {r[2]: StoredEvent(game_id, r[2], r[3], r[4], r[5], r[6], r[7])
-                 for r in rows if r[2] is not None}
+        known = {
+            r[2]: StoredEvent(game_id, r[2], r[3], r[4], r[5], r[6], r[7])
+            for r in rows
+            if r[2] is not None
+        }
         return int(rows[0][0]), str(rows[0][1]), known
 
     # --- the club's replay, and what it may show -----------------------------------------
 
-    def _advance(self, db: psycopg.Connection[Any], table: str, game_id: str, have: int,
-                 new: list[StoredEvent], status: Status) -> tuple[Game | None, str | None]:
+    def _advance(
+        self,
+        db: psycopg.Connection[Any],
+        table: str,
+        game_id: str,
+        have: int,
+        new: list[StoredEvent],
+        status: Status,
+    ) -> tuple[Game | None, str | None]:
         """The game after ``new``: moves applied to the cached game when that is all they
         are, else the whole log replayed (an undo, a correction, or nothing cached)."""
         with self._cache_lock:
             cached = self._cache.get((table, game_id))
         try:
-            if (cached is not None and cached.seq == have
-                    and all(e.kind == Kind.ACTION for e in new)):
+            if (
+                cached is not None
+                and cached.seq == have
+                and all(e.kind == Kind.ACTION for e in new)
+            ):
                 game = cached
                 for event in new:
                     action = game.rules.action_from_dict(event.payload)
-                    game = replace(game, events=(*game.events, event),
-                                   effective=(*game.effective, (event.seq, action)),
-                                   state=game.rules.apply(game.state, action))
+                    game = replace(
+                        game,
+                        events=(*game.events, event),
+                        effective=(*game.effective, (event.seq, action)),
+                        state=game.rules.apply(game.state, action),
+                    )
             else:
-                game = load_game(game_id, "", status, self._events(db, table, game_id),
-                                 _files)
+                game = load_game(game_id, "", status, self._events(db, table, game_id), _files)
             return replace(game, status=str(status)), None
-        except (Refused, MalformedAction, RuleViolation, KeyError, ValueError, TypeError,
-                OSError) as exc:
+        except (
+            Refused,
+            MalformedAction,
+            RuleViolation,
+            KeyError,
+            ValueError,
+            TypeError,
+            OSError,
+        ) as exc:
             reason = exc.reason if isinstance(exc, Refused | RuleViolation) else str(exc)
-            log.warning("table %s, game %s: the club cannot replay its log: %s", table,
-                        game_id, reason)
+            log.warning(
+                "table %s, game %s: the club cannot replay its log: %s", table, game_id, reason
+            )
             with self._cache_lock:
                 self._cache.pop((table, game_id), None)
             return None, f"the club cannot replay this game's log: {reason}"
 
-    def _update_row(self, db: psycopg.Connection[Any], table: str, game_id: str,
-                    last: StoredEvent, status: Status, game: Game | None,
-                    problem: str | None) -> None:
+    def _update_row(
+        self,
+        db: psycopg.Connection[Any],
+        table: str,
+        game_id: str,
+        last: StoredEvent,
+        status: Status,
+        game: Game | None,
+        problem: str | None,
+    ) -> None:
         if game is None:
-            db.execute("UPDATE club_games SET seq = %s, status = %s, problem = %s, "
-                       "updated_at = now() WHERE table_name = %s AND game_id = %s",
-                       (last.seq, str(status), problem, table, game_id))
+            db.execute(
+                "UPDATE club_games SET seq = %s, status = %s, problem = %s, "
+                "updated_at = now() WHERE table_name = %s AND game_id = %s",
+                (last.seq, str(status), problem, table, game_id),
+            )
             return
         public: Shown = shown(game)
         db.execute(
@@ -444,10 +513,22 @@ class ClubStore:
             "players = %s, progress = %s, waiting = %s, view = %s, over = %s, can_go_on = %s, "
             "scores = %s, problem = NULL, ended_at = CASE WHEN %s THEN NULL "
             "ELSE coalesce(ended_at, %s) END WHERE table_name = %s AND game_id = %s",
-            (last.seq, str(status), public.game, Jsonb(public.players), public.progress,
-             Jsonb(public.waiting), Jsonb(public.view), public.over, public.can_go_on,
-             Jsonb(public.scores) if public.scores is not None else None,
-             public.can_go_on, last.created_at, table, game_id),
+            (
+                last.seq,
+                str(status),
+                public.game,
+                Jsonb(public.players),
+                public.progress,
+                Jsonb(public.waiting),
+                Jsonb(public.view),
+                public.over,
+                public.can_go_on,
+                Jsonb(public.scores) if public.scores is not None else None,
+                public.can_go_on,
+                last.created_at,
+                table,
+                game_id,
+            ),
         )
 
     def _remember(self, key: tuple[str, str], game: Game) -> None:
@@ -459,11 +540,12 @@ class ClubStore:
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
 
-    def _events(self, db: psycopg.Connection[Any], table: str,
-                game_id: str) -> list[StoredEvent]:
+    def _events(self, db: psycopg.Connection[Any], table: str, game_id: str) -> list[StoredEvent]:
         rows = db.execute(
             "SELECT seq, kind, actor, payload, idem_key, created_at FROM club_events "
-            "WHERE table_name = %s AND game_id = %s ORDER BY seq", (table, game_id)).fetchall()
+            "WHERE table_name = %s AND game_id = %s ORDER BY seq",
+            (table, game_id),
+        ).fetchall()
         return [StoredEvent(game_id, r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
 
     # --- backup and restore: the whole log, every hidden die -----------------------------
@@ -473,21 +555,29 @@ class ClubStore:
         with self._pool.connection() as db:
             rows = db.execute(
                 "SELECT game_id, game, seq, status, started_at FROM club_games WHERE "
-                "table_name = %s ORDER BY started_at, game_id", (table,)).fetchall()
-        return [{"game_id": r[0], "game": r[1], "seq": r[2], "status": r[3],
-                 "started_at": r[4]} for r in rows]
+                "table_name = %s ORDER BY started_at, game_id",
+                (table,),
+            ).fetchall()
+        return [
+            {"game_id": r[0], "game": r[1], "seq": r[2], "status": r[3], "started_at": r[4]}
+            for r in rows
+        ]
 
     def backup_log(self, table: str, game_id: str, reader: str) -> tuple[str, list[StoredEvent]]:
         """One game's whole log and its status, for its own table (``reader`` "table") or the
         admin: every hidden die, so each read is written down in ``club_reads``."""
         with self._pool.connection() as db, db.transaction():
-            row = db.execute("SELECT status FROM club_games WHERE table_name = %s AND "
-                             "game_id = %s", (table, game_id)).fetchone()
+            row = db.execute(
+                "SELECT status FROM club_games WHERE table_name = %s AND game_id = %s",
+                (table, game_id),
+            ).fetchone()
             if row is None:
                 raise NoSuchTable(f"the club has no game {game_id!r} of table {table!r}")
             events = self._events(db, table, game_id)
-            db.execute("INSERT INTO club_reads (reader, table_name, game_id, seq) VALUES "
-                       "(%s, %s, %s, %s)", (reader, table, game_id, events[-1].seq))
+            db.execute(
+                "INSERT INTO club_reads (reader, table_name, game_id, seq) VALUES (%s, %s, %s, %s)",
+                (reader, table, game_id, events[-1].seq),
+            )
         return str(row[0]), events
 
     # --- what the pages show -------------------------------------------------------------
@@ -499,8 +589,10 @@ class ClubStore:
     def finished(self, game: str | None = None, limit: int = 500) -> list[GameRow]:
         """Games that cannot go on (over, or ended by the host), latest first."""
         where = "WHERE NOT can_go_on" + (" AND game = %s" if game else "")
-        return self._games(f"{where} ORDER BY ended_at DESC NULLS LAST, game_id LIMIT %s",
-                           (*([game] if game else []), limit))
+        return self._games(
+            f"{where} ORDER BY ended_at DESC NULLS LAST, game_id LIMIT %s",
+            (*([game] if game else []), limit),
+        )
 
     def game_row(self, table: str, game_id: str) -> GameRow | None:
         rows = self._games("WHERE table_name = %s AND game_id = %s", (table, game_id))
@@ -509,13 +601,15 @@ class ClubStore:
     def league_games(self, game: str) -> list[GameRow]:
         """The games of ``game`` its rules ended, in the order they ended (ratings are
         updated in that order)."""
-        return self._games("WHERE game = %s AND over AND NOT can_go_on "
-                           "ORDER BY ended_at, started_at, table_name, game_id", (game,))
+        return self._games(
+            "WHERE game = %s AND over AND NOT can_go_on "
+            "ORDER BY ended_at, started_at, table_name, game_id",
+            (game,),
+        )
 
     def _games(self, where: str, args: tuple[Any, ...] = ()) -> list[GameRow]:
         with self._pool.connection() as db:
-            rows = db.execute(f"SELECT {_GAME_COLUMNS} FROM club_games {where}",
-                              args).fetchall()
+            rows = db.execute(f"SELECT {_GAME_COLUMNS} FROM club_games {where}", args).fetchall()
         return [GameRow(*r) for r in rows]
 
     def counts(self) -> dict[str, int]:
@@ -523,8 +617,7 @@ class ClubStore:
         with self._pool.connection() as db:
             events = db.execute("SELECT count(*) FROM club_events").fetchone()
             games = db.execute("SELECT count(*) FROM club_games").fetchone()
-        return {"events": int(events[0]) if events else 0,
-                "games": int(games[0]) if games else 0}
+        return {"events": int(events[0]) if events else 0, "games": int(games[0]) if games else 0}
 
 
 def _files(rules: AnyGame) -> GameFiles:

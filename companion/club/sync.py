@@ -56,8 +56,16 @@ class SyncState:
 class ClubSync:
     """Backs up ``service``'s games to the club at ``url`` with the table's ``token``."""
 
-    def __init__(self, service: TableService, url: str, token: str, *,
-                 timeout: float = 5.0, idle: float = IDLE, ca: str | None = None) -> None:
+    def __init__(
+        self,
+        service: TableService,
+        url: str,
+        token: str,
+        *,
+        timeout: float = 5.0,
+        idle: float = IDLE,
+        ca: str | None = None,
+    ) -> None:
         self.service = service
         self.url = url
         self.state = SyncState()
@@ -107,8 +115,11 @@ class ClubSync:
     def pending(self) -> int:
         """Events here the club is not known to have (all of them before it first answers)."""
         cursors = self._cursors or {}
-        return sum(max(0, g.seq - cursors.get(g.id, -1)) for g in self._games()
-                   if g.id not in self.state.conflicts)
+        return sum(
+            max(0, g.seq - cursors.get(g.id, -1))
+            for g in self._games()
+            if g.id not in self.state.conflicts
+        )
 
     # --- the thread --------------------------------------------------------------------------
 
@@ -133,8 +144,12 @@ class ClubSync:
             except ClubRefused as exc:
                 self._failed(str(exc))
                 if exc.status in (401, 403):
-                    log.error("the club at %s refuses this table's token: %s (ask the club's "
-                              "admin for a new one)", self.url, exc.reason)
+                    log.error(
+                        "the club at %s refuses this table's token: %s (ask the club's "
+                        "admin for a new one)",
+                        self.url,
+                        exc.reason,
+                    )
                     self._stop.wait(REFUSED_PAUSE)
                 else:
                     log.error("the club at %s refused: %s", self.url, exc)
@@ -143,8 +158,7 @@ class ClubSync:
 
     def _failed(self, reason: str) -> None:
         if self.state.connected or self.state.last_error != reason:
-            log.warning("club backup paused: %s (the table plays on; it catches up later)",
-                        reason)
+            log.warning("club backup paused: %s (the table plays on; it catches up later)", reason)
         self.state.connected = False
         self.state.failures += 1
         self.state.last_error = reason
@@ -153,8 +167,9 @@ class ClubSync:
         answer = self._client.get(SYNC)
         self.state.table = str(answer.get("table"))
         games = answer.get("games", {})
-        self._cursors = {str(k): int(v) for k, v in games.items()} if isinstance(games, dict) \
-            else {}
+        self._cursors = (
+            {str(k): int(v) for k, v in games.items()} if isinstance(games, dict) else {}
+        )
 
     def _games(self) -> list[Game]:
         return self.service.games(include_archived=True)
@@ -177,19 +192,23 @@ class ClubSync:
         checks), with the game's status when they reach its end."""
         assert self._cursors is not None
         first = max(have, 0)
-        events = list(game.events[first:first + MAX_BATCH])
+        events = list(game.events[first : first + MAX_BATCH])
         if any(e.seq != first + i for i, e in enumerate(events)):  # the log's seqs are 0, 1, ...
-            events = sorted((e for e in game.events if first <= e.seq < first + MAX_BATCH),
-                            key=lambda e: e.seq)
-        body = {"events": [event_to_wire(e) for e in events],
-                "status": game.status if events[-1].seq == game.seq else None}
+            events = sorted(
+                (e for e in game.events if first <= e.seq < first + MAX_BATCH), key=lambda e: e.seq
+            )
+        body = {
+            "events": [event_to_wire(e) for e in events],
+            "status": game.status if events[-1].seq == game.seq else None,
+        }
         self.state.pushes += 1
         try:
             answer = self._client.post(push_path(game.id), body)
         except ClubRefused as exc:
             if exc.code == "gap" and isinstance(exc.data.get("seq"), int):
-                log.info("the club has game %s up to %s: resending from there", game.id,
-                         exc.data["seq"])
+                log.info(
+                    "the club has game %s up to %s: resending from there", game.id, exc.data["seq"]
+                )
                 self._cursors[game.id] = exc.data["seq"]
                 return
             if exc.code in ("conflict", "malformed"):

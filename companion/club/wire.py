@@ -108,8 +108,9 @@ def batch_from_wire(game_id: str, data: object) -> tuple[list[StoredEvent], Stat
     events = [event_from_wire(game_id, e) for e in raw]
     for before, after in itertools.pairwise(events):
         if after.seq != before.seq + 1:
-            raise WireError(f"the events of a push follow each other: {before.seq} "
-                            f"then {after.seq}")
+            raise WireError(
+                f"the events of a push follow each other: {before.seq} then {after.seq}"
+            )
     status = data.get("status")
     if status is not None and status not in set(Status):
         raise WireError(f"status must be one of {', '.join(Status)}, not {status!r}")

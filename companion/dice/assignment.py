@@ -81,9 +81,15 @@ class Assignment:
     def to_json(self) -> dict[str, Any]:
         return {
             "version": 1,
-            "dice": [{"source": r.source, "die": r.die_id, "owner": o,
-                      **({"settings": self.settings[r]} if r in self.settings else {})}
-                     for r, o in sorted(self.dice.items())],
+            "dice": [
+                {
+                    "source": r.source,
+                    "die": r.die_id,
+                    "owner": o,
+                    **({"settings": self.settings[r]} if r in self.settings else {}),
+                }
+                for r, o in sorted(self.dice.items())
+            ],
             "sources": dict(sorted(self.sources.items())),
         }
 

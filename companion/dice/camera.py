@@ -51,16 +51,19 @@ def camera_parts() -> tuple[OpenCamera, ReadDice]:
     parts = {ep.name: ep for ep in entry_points(group=CAMERA_GROUP)}
     missing = {"open_camera", "read_dice"} - set(parts)
     if missing:
-        raise SourceError("no camera reader is installed (the vision layer registers "
-                          f"{', '.join(sorted(missing))} in {CAMERA_GROUP})")
+        raise SourceError(
+            "no camera reader is installed (the vision layer registers "
+            f"{', '.join(sorted(missing))} in {CAMERA_GROUP})"
+        )
     try:
         return parts["open_camera"].load(), parts["read_dice"].load()
     except ImportError as exc:
         raise SourceError(f"the camera reader cannot be loaded: {exc}") from exc
 
 
-def camera_dice(context: SourceContext, spec: str, owner: str = TABLE,
-                name: str = "cam0") -> CameraDice:
+def camera_dice(
+    context: SourceContext, spec: str, owner: str = TABLE, name: str = "cam0"
+) -> CameraDice:
     """The registry's factory: the camera ``spec`` watching ``owner``'s dice, named ``name``
     in its readings. Opens the camera now, so a camera that is not there is an error at once
     (``companion serve`` prints it and stops) rather than a silent table."""
@@ -79,9 +82,12 @@ class CameraDice(PumpedSource):
     def __init__(self, camera: Frames, owner: str, read_dice: ReadDice) -> None:
         self.camera = _Stoppable(camera)
         self.owner = owner
-        super().__init__(f"camera {camera.name} ({owner})",
-                         lambda: read_dice(self.camera, owner).readings(),
-                         needs=Need.CAMERA, close=self.camera.stopping.set)
+        super().__init__(
+            f"camera {camera.name} ({owner})",
+            lambda: read_dice(self.camera, owner).readings(),
+            needs=Need.CAMERA,
+            close=self.camera.stopping.set,
+        )
 
     def stop(self) -> None:
         pump = self._thread

@@ -96,9 +96,17 @@ class FakeDevice:
 class FakePixel(FakeDevice):
     """A Pixels d6 (current firmware unless ``legacy``)."""
 
-    def __init__(self, address: str, pixel_id: int, *, legacy: bool = False,
-                 firmware: int = 1_732_000_000, battery: int = 80, face: int = 1,
-                 rssi: int = -60) -> None:
+    def __init__(
+        self,
+        address: str,
+        pixel_id: int,
+        *,
+        legacy: bool = False,
+        firmware: int = 1_732_000_000,
+        battery: int = 80,
+        face: int = 1,
+        rssi: int = -60,
+    ) -> None:
         super().__init__(address, rssi)
         self.pixel_id = pixel_id
         self.legacy = legacy
@@ -109,8 +117,9 @@ class FakePixel(FakeDevice):
         self.name = f"Pixel{pixel_id & 0xFFFF:04X}"
 
     def status(self) -> pixels.AdvertStatus:
-        return pixels.AdvertStatus(6, pixels.DieType.D6, "onyxBlack", self.state,
-                                   self.face_index, self.battery, False)
+        return pixels.AdvertStatus(
+            6, pixels.DieType.D6, "onyxBlack", self.state, self.face_index, self.battery, False
+        )
 
     def advertisement(self) -> AdvertisementData | None:
         if not self.awake or self.client is not None:
@@ -119,14 +128,18 @@ class FakePixel(FakeDevice):
         service = pixels.LEGACY_SERVICE if self.legacy else pixels.SERVICE
         identity = pixels.AdvertIdentity(self.pixel_id, self.firmware)
         return AdvertisementData(
-            self.name, {company: pixels.encode_manufacturer_data(self.status())},
+            self.name,
+            {company: pixels.encode_manufacturer_data(self.status())},
             {pixels.INFO_SERVICE_DATA: pixels.encode_service_data(identity)},
-            ["0000180a-0000-1000-8000-00805f9b34fb", service], None, self.rssi, ())
+            ["0000180a-0000-1000-8000-00805f9b34fb", service],
+            None,
+            self.rssi,
+            (),
+        )
 
     def gatt(self) -> list[tuple[str, list[tuple[str, list[str]]]]]:
         service, notify, write = pixels.uuids(self.legacy)
-        return [(service, [(notify, ["notify"]),
-                           (write, ["write", "write-without-response"])])]
+        return [(service, [(notify, ["notify"]), (write, ["write", "write-without-response"])])]
 
     def _notify(self, data: bytes) -> None:
         self.notify(pixels.uuids(self.legacy)[1], data)
@@ -148,9 +161,22 @@ class FakePixel(FakeDevice):
     def on_write(self, uuid: str, data: bytes) -> None:
         kind, _ = pixels.decode_command(data)
         if kind == pixels.MessageType.WHO_ARE_YOU:
-            self._notify(pixels.encode_i_am_a_die(pixels.IAmADie(
-                self.pixel_id, pixels.DieType.D6, 6, "onyxBlack", self.firmware, self.state,
-                self.face_index, self.battery, pixels.BatteryState.OK), legacy=self.legacy))
+            self._notify(
+                pixels.encode_i_am_a_die(
+                    pixels.IAmADie(
+                        self.pixel_id,
+                        pixels.DieType.D6,
+                        6,
+                        "onyxBlack",
+                        self.firmware,
+                        self.state,
+                        self.face_index,
+                        self.battery,
+                        pixels.BatteryState.OK,
+                    ),
+                    legacy=self.legacy,
+                )
+            )
         elif kind == pixels.MessageType.REQUEST_ROLL_STATE:
             self._notify(pixels.encode_roll_state(self.state, self.face_index))
         elif kind == pixels.MessageType.REQUEST_BATTERY_LEVEL:
@@ -162,9 +188,16 @@ class FakePixel(FakeDevice):
 class FakeGoDice(FakeDevice):
     """A GoDice in a d6 shell (or ``shell``)."""
 
-    def __init__(self, address: str, *, colour: int = 1, battery: int = 90,
-                 shell: godice.Shell = godice.Shell.D6, rssi: int = -60,
-                 seed: int = 0) -> None:
+    def __init__(
+        self,
+        address: str,
+        *,
+        colour: int = 1,
+        battery: int = 90,
+        shell: godice.Shell = godice.Shell.D6,
+        rssi: int = -60,
+        seed: int = 0,
+    ) -> None:
         super().__init__(address, rssi)
         self.colour = colour
         self.battery = battery
@@ -179,8 +212,12 @@ class FakeGoDice(FakeDevice):
         return AdvertisementData(self.name, {}, {}, [godice.SERVICE], None, self.rssi, ())
 
     def gatt(self) -> list[tuple[str, list[tuple[str, list[str]]]]]:
-        return [(godice.SERVICE, [(godice.WRITE, ["write", "write-without-response"]),
-                                  (godice.NOTIFY, ["notify"])])]
+        return [
+            (
+                godice.SERVICE,
+                [(godice.WRITE, ["write", "write-without-response"]), (godice.NOTIFY, ["notify"])],
+            )
+        ]
 
     def send(self, msg: godice.Notification) -> None:
         self.notify(godice.NOTIFY, godice.encode_notification(msg))
@@ -190,8 +227,9 @@ class FakeGoDice(FakeDevice):
         n = self.rng.randint
         return (x + n(-noise, noise), y + n(-noise, noise), z + n(-noise, noise))
 
-    async def roll(self, face: int, duration: float = 0.05,
-                   stable: godice.Stable = godice.Stable.STABLE) -> None:
+    async def roll(
+        self, face: int, duration: float = 0.05, stable: godice.Stable = godice.Stable.STABLE
+    ) -> None:
         self.send(godice.RollStarted())
         await asyncio.sleep(duration / 2)
         self.send(godice.Settled(godice.Stable.FAKE, self.vector(self.rng.randint(1, 6))))
@@ -214,8 +252,16 @@ class FakeHM10(FakeDevice):
 
     name = "HMSoft"
 
-    def __init__(self, address: str, die_id: int = 7, *, colour: str = "white",
-                 battery: int = 80, rssi: int = -60, seed: int = 0) -> None:
+    def __init__(
+        self,
+        address: str,
+        die_id: int = 7,
+        *,
+        colour: str = "white",
+        battery: int = 80,
+        rssi: int = -60,
+        seed: int = 0,
+    ) -> None:
         super().__init__(address, rssi)
         self.die_id = die_id
         self.colour = colour
@@ -247,8 +293,15 @@ class FakeHM10(FakeDevice):
         """One READING frame with the die's state now (the firmware repeats it every 2 s)."""
         self._seq = (self._seq + 1) & 0xFF
         face = self.face if state is diy.WireState.SETTLED else None
-        self.uart(diy.encode_frame(diy.encode_message(diy.Reading(
-            self._seq, self.die_id, state, face, self.rolls, self.battery, self.colour))))
+        self.uart(
+            diy.encode_frame(
+                diy.encode_message(
+                    diy.Reading(
+                        self._seq, self.die_id, state, face, self.rolls, self.battery, self.colour
+                    )
+                )
+            )
+        )
 
     async def roll(self, face: int, duration: float = 0.05) -> None:
         """Thrown, tumbling, then at rest on ``face`` with the next roll count."""
@@ -283,8 +336,7 @@ class FakeAir:
         for device in devices:
             self.add(device)
         air = self
-        self.scanner_backend: type[FakeScanner] = type(
-            "FakeScanner", (FakeScanner,), {"air": air})
+        self.scanner_backend: type[FakeScanner] = type("FakeScanner", (FakeScanner,), {"air": air})
         self.client_backend: type[FakeClient] = type("FakeClient", (FakeClient,), {"air": air})
 
     def add(self, device: FakeDevice) -> FakeDevice:
@@ -309,9 +361,9 @@ class FakeAir:
         assert self.loop is not None
         self.loop.call_soon_threadsafe(fn)
 
-    async def replay(self, address: str,
-                     script: Iterable[tuple[float, str, bytes | dict[int, bytes] | None]]
-                     ) -> None:
+    async def replay(
+        self, address: str, script: Iterable[tuple[float, str, bytes | dict[int, bytes] | None]]
+    ) -> None:
         """Play recorded packets for one die: ``(delay, "adv", {company: data})``,
         ``(delay, "notify", data)`` on its notify characteristic, or ``(delay, "drop", None)``.
         """
@@ -323,8 +375,9 @@ class FakeAir:
                 base = device.advertisement()
                 service_data = base.service_data if base else {}
                 uuids = base.service_uuids if base else []
-                adv = AdvertisementData(device.name, payload, service_data, uuids, None,
-                                        device.rssi, ())
+                adv = AdvertisementData(
+                    device.name, payload, service_data, uuids, None, device.rssi, ()
+                )
                 for scanner in list(self.scanners):
                     scanner.hear(device, adv)
             elif kind == "notify":
@@ -338,8 +391,13 @@ class FakeAir:
 class FakeScanner(BaseBleakScanner):
     air: ClassVar[FakeAir]
 
-    def __init__(self, detection_callback: Any, service_uuids: Any = None,
-                 scanning_mode: Any = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        detection_callback: Any,
+        service_uuids: Any = None,
+        scanning_mode: Any = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(detection_callback, service_uuids)
         self._task: asyncio.Task[None] | None = None
 
@@ -355,8 +413,7 @@ class FakeScanner(BaseBleakScanner):
             self._task.cancel()
 
     def hear(self, device: FakeDevice, adv: AdvertisementData) -> None:
-        ble = self.create_or_update_device(device.address, device.address, device.name, None,
-                                           adv)
+        ble = self.create_or_update_device(device.address, device.address, device.name, None, adv)
         self.call_detection_callbacks(ble, adv)
 
     async def _advertise(self) -> None:
@@ -415,8 +472,9 @@ class FakeClient(BaseBleakClient):
                 handle += 2
                 # The fake dice list bleak's own property names ("notify", "write").
                 properties = cast("list[Any]", props)
-                services.add_characteristic(BleakGATTCharacteristic(
-                    None, handle, uuid, properties, lambda: 125, service))
+                services.add_characteristic(
+                    BleakGATTCharacteristic(None, handle, uuid, properties, lambda: 125, service)
+                )
             handle += 0x10
         self.services = services
         device.client = self

@@ -50,20 +50,59 @@ COLOURS = ("black", "red", "green", "blue", "yellow", "orange")
 Vector = tuple[int, int, int]
 
 D6_VECTORS: dict[int, Vector] = {
-    1: (-64, 0, 0), 2: (0, 0, 64), 3: (0, 64, 0), 4: (0, -64, 0), 5: (0, 0, -64), 6: (64, 0, 0),
+    1: (-64, 0, 0),
+    2: (0, 0, 64),
+    3: (0, 64, 0),
+    4: (0, -64, 0),
+    5: (0, 0, -64),
+    6: (64, 0, 0),
 }
 D20_VECTORS: dict[int, Vector] = {
-    1: (-64, 0, -22), 2: (42, -42, 40), 3: (0, 22, -64), 4: (0, 22, 64), 5: (-42, -42, 42),
-    6: (22, 64, 0), 7: (-42, -42, -42), 8: (64, 0, -22), 9: (-22, 64, 0), 10: (42, -42, -42),
-    11: (-42, 42, 42), 12: (22, -64, 0), 13: (-64, 0, 22), 14: (42, 42, 42), 15: (-22, -64, 0),
-    16: (42, 42, -42), 17: (0, -22, -64), 18: (0, -22, 64), 19: (-42, 42, -42), 20: (64, 0, 22),
+    1: (-64, 0, -22),
+    2: (42, -42, 40),
+    3: (0, 22, -64),
+    4: (0, 22, 64),
+    5: (-42, -42, 42),
+    6: (22, 64, 0),
+    7: (-42, -42, -42),
+    8: (64, 0, -22),
+    9: (-22, 64, 0),
+    10: (42, -42, -42),
+    11: (-42, 42, 42),
+    12: (22, -64, 0),
+    13: (-64, 0, 22),
+    14: (42, 42, 42),
+    15: (-22, -64, 0),
+    16: (42, 42, -42),
+    17: (0, -22, -64),
+    18: (0, -22, 64),
+    19: (-42, 42, -42),
+    20: (64, 0, 22),
 }
 D24_VECTORS: dict[int, Vector] = {
-    1: (20, -60, -20), 2: (20, 0, 60), 3: (-40, -40, 40), 4: (-60, 0, 20), 5: (40, 20, 40),
-    6: (-20, -60, -20), 7: (20, 60, 20), 8: (-40, 20, -40), 9: (-40, 40, 40), 10: (-20, 0, 60),
-    11: (-20, -60, 20), 12: (60, 0, 20), 13: (-60, 0, -20), 14: (20, 60, -20), 15: (20, 0, -60),
-    16: (40, -20, -40), 17: (-20, 60, -20), 18: (-40, -40, -40), 19: (40, -20, 40),
-    20: (20, -60, 20), 21: (60, 0, -20), 22: (40, 20, -40), 23: (-20, 0, -60),
+    1: (20, -60, -20),
+    2: (20, 0, 60),
+    3: (-40, -40, 40),
+    4: (-60, 0, 20),
+    5: (40, 20, 40),
+    6: (-20, -60, -20),
+    7: (20, 60, 20),
+    8: (-40, 20, -40),
+    9: (-40, 40, 40),
+    10: (-20, 0, 60),
+    11: (-20, -60, 20),
+    12: (60, 0, 20),
+    13: (-60, 0, -20),
+    14: (20, 60, -20),
+    15: (20, 0, -60),
+    16: (40, -20, -40),
+    17: (-20, 60, -20),
+    18: (-40, -40, -40),
+    19: (40, -20, 40),
+    20: (20, -60, 20),
+    21: (60, 0, -20),
+    22: (40, 20, -40),
+    23: (-20, 0, -60),
     24: (-20, 60, 20),
 }
 _D10 = (8, 2, 6, 1, 4, 3, 9, 0, 7, 5, 5, 7, 0, 9, 3, 4, 1, 6, 2, 8)
@@ -87,8 +126,10 @@ def face_from_vector(vector: Vector, shell: Shell = Shell.D6) -> int:
     """The number on top: the nearest reference vector for the shell, then its transform."""
     table, transform, scale = SHELLS[shell]
     x, y, z = vector
-    raw = min(table, key=lambda k: (table[k][0] - x) ** 2 + (table[k][1] - y) ** 2
-              + (table[k][2] - z) ** 2)
+    raw = min(
+        table,
+        key=lambda k: (table[k][0] - x) ** 2 + (table[k][1] - y) ** 2 + (table[k][2] - z) ** 2,
+    )
     return (transform[raw - 1] if transform else raw) * scale
 
 
@@ -176,8 +217,9 @@ def decode_notification(data: bytes) -> Notification:
         return Settled(Stable.STABLE, _vector(data, 1))
     if data[:1] == b"R":
         return RollStarted()
-    raise DiceProtocolError("GoDice notification", data, "no known prefix (R, S, FS, TS, MS, "
-                            "Bat, Col, Char, Tap, DTap)")
+    raise DiceProtocolError(
+        "GoDice notification", data, "no known prefix (R, S, FS, TS, MS, Bat, Col, Char, Tap, DTap)"
+    )
 
 
 def encode_notification(msg: Notification) -> bytes:
@@ -210,16 +252,31 @@ def leds_on(led1: RGB, led2: RGB | None = None) -> bytes:
     return bytes([0x08, *led1, *(led2 or led1)])
 
 
-def blink(count: int = 3, on_ms: int = 500, off_ms: int = 500, colour: RGB = (0, 255, 0),
-          parallel: bool = True, leds: int = 0) -> bytes:
+def blink(
+    count: int = 3,
+    on_ms: int = 500,
+    off_ms: int = 500,
+    colour: RGB = (0, 255, 0),
+    parallel: bool = True,
+    leds: int = 0,
+) -> bytes:
     """Blink the LEDs (``0x10``); 255 blinks is forever, times are in 10 ms steps."""
     return bytes([0x10, *_blink_args(count, on_ms, off_ms, colour, parallel, leds)])
 
 
-def _blink_args(count: int, on_ms: int, off_ms: int, colour: RGB, parallel: bool,
-                leds: int) -> bytes:
-    return bytes([min(count, 255), min(on_ms // 10, 255), min(off_ms // 10, 255), *colour,
-                  int(parallel), leds])
+def _blink_args(
+    count: int, on_ms: int, off_ms: int, colour: RGB, parallel: bool, leds: int
+) -> bytes:
+    return bytes(
+        [
+            min(count, 255),
+            min(on_ms // 10, 255),
+            min(off_ms // 10, 255),
+            *colour,
+            int(parallel),
+            leds,
+        ]
+    )
 
 
 def init_message(sensitivity: int = DEFAULT_SENSITIVITY) -> bytes:

@@ -38,10 +38,17 @@ class GoDiceSource:
     GoDice heard (pairing), up to the radio's slots.
     """
 
-    def __init__(self, radio: BleRadio, sink: Sink, *,
-                 wanted: dict[str, godice.Shell] | None = None, connect_all: bool = False,
-                 count_tilt: bool = False, retry_min: float = 1.0,
-                 retry_max: float = 30.0) -> None:
+    def __init__(
+        self,
+        radio: BleRadio,
+        sink: Sink,
+        *,
+        wanted: dict[str, godice.Shell] | None = None,
+        connect_all: bool = False,
+        count_tilt: bool = False,
+        retry_min: float = 1.0,
+        retry_max: float = 30.0,
+    ) -> None:
         self.radio = radio
         self.sink = sink
         self.wanted = dict(wanted or {})
@@ -73,12 +80,16 @@ class GoDiceSource:
     def tracker(self, die_id: str) -> GoDiceTracker:
         if die_id not in self.trackers:
             self.trackers[die_id] = GoDiceTracker(
-                die_id, self.wanted.get(die_id, godice.Shell.D6), GODICE_SOURCE,
-                count_tilt=self.count_tilt)
+                die_id,
+                self.wanted.get(die_id, godice.Shell.D6),
+                GODICE_SOURCE,
+                count_tilt=self.count_tilt,
+            )
         return self.trackers[die_id]
 
-    async def blink(self, die_id: str, colour: tuple[int, int, int] = (0, 255, 0),
-                    count: int = 3) -> bool:
+    async def blink(
+        self, die_id: str, colour: tuple[int, int, int] = (0, 255, 0), count: int = 3
+    ) -> bool:
         link = self.links.get(die_id.upper())
         if link is None:
             return False
@@ -99,8 +110,10 @@ class GoDiceLink(DieLink[GoDiceSource]):
                 self.source.sink(reading)
 
         self.client = client
-        await client.start_notify(godice.NOTIFY, self.notify_handler(
-            generation, godice.decode_notification, on_notification))
+        await client.start_notify(
+            godice.NOTIFY,
+            self.notify_handler(generation, godice.decode_notification, on_notification),
+        )
         for command in (godice.init_message(), godice.REQUEST_BATTERY, godice.REQUEST_COLOUR):
             await client.write_gatt_char(godice.WRITE, command, response=False)
         baseline = tracker.connected()
@@ -116,11 +129,21 @@ class GoDiceLink(DieLink[GoDiceSource]):
 # --- as a dice source ----------------------------------------------------------------------------
 
 
-def godice_dice(context: SourceContext, *, count_tilt: bool = False, retry_min: float = 1.0,
-                retry_max: float = 30.0) -> GoDice:
+def godice_dice(
+    context: SourceContext,
+    *,
+    count_tilt: bool = False,
+    retry_min: float = 1.0,
+    retry_max: float = 30.0,
+) -> GoDice:
     """The registry's factory (kind ``godice``): the paired GoDice, on the table's radio."""
-    return GoDice(context.radio(), context.hub.assignment, count_tilt=count_tilt,
-                  retry_min=retry_min, retry_max=retry_max)
+    return GoDice(
+        context.radio(),
+        context.hub.assignment,
+        count_tilt=count_tilt,
+        retry_min=retry_min,
+        retry_max=retry_max,
+    )
 
 
 class GoDice(SourceBase):
@@ -140,8 +163,11 @@ class GoDice(SourceBase):
 
     def _wanted(self) -> dict[str, godice.Shell]:
         a = self.assignment
-        return {r.die_id: godice.Shell[a.setting(r, "shell", "D6")]
-                for r in a.dice if r.source == GODICE_SOURCE}
+        return {
+            r.die_id: godice.Shell[a.setting(r, "shell", "D6")]
+            for r in a.dice
+            if r.source == GODICE_SOURCE
+        }
 
     def _sink(self, reading: DieReading) -> None:
         feed = self._feed

@@ -182,8 +182,13 @@ class DiceHub:
 
     # --- what the engine waits for --------------------------------------------------------
 
-    def expect(self, rules: Game[Any, Any, Any], seats: tuple[Seat, ...], state: Any,
-               applied: Action | None = None) -> None:
+    def expect(
+        self,
+        rules: Game[Any, Any, Any],
+        seats: tuple[Seat, ...],
+        state: Any,
+        applied: Action | None = None,
+    ) -> None:
         """The game's current state: start collecting every roll it waits for now.
 
         Call it after every applied action (and at start), passing the action just applied
@@ -197,12 +202,17 @@ class DiceHub:
             self._rules = rules
             self._owners = {s.name: {s.name, *([s.colour] if s.colour else [])} for s in seats}
             wanted = {
-                (w.player, w.does): Wait(w.player, w.does, w.dice.count, w.dice.pools,
-                                         w.dice.ask, w.dice.prompt, w)
-                for w in rules.waiting_for(state) if w.dice is not None and w.dice.count > 0
+                (w.player, w.does): Wait(
+                    w.player, w.does, w.dice.count, w.dice.pools, w.dice.ask, w.dice.prompt, w
+                )
+                for w in rules.waiting_for(state)
+                if w.dice is not None and w.dice.count > 0
             }
-            self._done = {key: (action, ask) for key, (action, ask) in self._done.items()
-                          if key in wanted and action != applied and ask == wanted[key].ask}
+            self._done = {
+                key: (action, ask)
+                for key, (action, ask) in self._done.items()
+                if key in wanted and action != applied and ask == wanted[key].ask
+            }
             keep: dict[tuple[str, str], _Collect] = {}
             for key, w in wanted.items():
                 old = self._open.get(key)
@@ -266,9 +276,12 @@ class DiceHub:
         (:class:`WhoseDie`), each with the players it could still go to: they wait for
         :meth:`answer` (or a roll again) for :attr:`keep_unclaimed` seconds."""
         with self._lock:
-            return {ref: tuple(c.wait.player
-                               for c in self._fits(ref, result, self.assignment.owner(ref)))
-                    for ref, result in self._parked.items()}
+            return {
+                ref: tuple(
+                    c.wait.player for c in self._fits(ref, result, self.assignment.owner(ref))
+                )
+                for ref, result in self._parked.items()
+            }
 
     def answer(self, ref: DieRef, player: str) -> bool:
         """A person says whose undecided red die ``ref`` is (a :class:`WhoseDie`
@@ -326,12 +339,20 @@ class DiceHub:
                 die.began = None
             elif reading.state is DieState.UNSURE:
                 if die.began is not None or fresh:
-                    self._out.append(DiceProblem(ref, self._player_of(ref, owner),
-                                                 f"die {ref} could not be read: roll it again"))
+                    self._out.append(
+                        DiceProblem(
+                            ref,
+                            self._player_of(ref, owner),
+                            f"die {ref} could not be read: roll it again",
+                        )
+                    )
                 die.began = None
             elif reading.state is DieState.COCKED:
-                self._out.append(DiceProblem(ref, self._player_of(ref, owner),
-                                             f"die {ref} is leaning: roll it again"))
+                self._out.append(
+                    DiceProblem(
+                        ref, self._player_of(ref, owner), f"die {ref} is leaning: roll it again"
+                    )
+                )
             if reading.state is not DieState.ROLLING and reading.roll is not None:
                 die.settled_roll = reading.roll
             die.last = reading
@@ -411,8 +432,11 @@ class DiceHub:
 
     def _fits(self, ref: DieRef, result: Result, owner: str | None) -> list[_Collect]:
         """The open rolls a result of die ``ref`` (owned by ``owner``) could count for."""
-        return [c for c in self._open.values()
-                if self._eligible(ref, owner, c) and result.began >= c.started - self.early_grace]
+        return [
+            c
+            for c in self._open.values()
+            if self._eligible(ref, owner, c) and result.began >= c.started - self.early_grace
+        ]
 
     def _place(self, result: Result, owner: str | None, from_store: bool = False) -> None:
         ref = result.ref
@@ -439,10 +463,15 @@ class DiceHub:
         self._out.append(DieCounted(c.wait.player, ref, result.face, len(c.results), c.wait.dice))
 
     def _tumbling(self, c: _Collect, now: float) -> list[DieRef]:
-        return [ref for ref, die in self._dice.items()
-                if die.began is not None and now - die.began < self.settle_timeout
-                and die.began >= c.started - self.early_grace and ref not in c.results
-                and self._eligible(ref, self.assignment.owner(ref), c)]
+        return [
+            ref
+            for ref, die in self._dice.items()
+            if die.began is not None
+            and now - die.began < self.settle_timeout
+            and die.began >= c.started - self.early_grace
+            and ref not in c.results
+            and self._eligible(ref, self.assignment.owner(ref), c)
+        ]
 
     def _check_all(self, now: float) -> None:
         for key, c in list(self._open.items()):
@@ -452,9 +481,14 @@ class DiceHub:
             ordered = sorted(c.results.values(), key=lambda r: r.at)
             used, extra = ordered[:need], ordered[need:]
             for r in extra:
-                self._out.append(DiceProblem(r.ref, c.wait.player,
-                                             f"{c.wait.player} rolled more dice than the "
-                                             f"{need} asked for; die {r.ref} was not counted"))
+                self._out.append(
+                    DiceProblem(
+                        r.ref,
+                        c.wait.player,
+                        f"{c.wait.player} rolled more dice than the "
+                        f"{need} asked for; die {r.ref} was not counted",
+                    )
+                )
             assert self._rules is not None  # an open roll came from expect()
             action = self._rules.roll_action(c.wait.waiting, tuple(r.face for r in used))
             del self._open[key]

@@ -20,9 +20,15 @@ from companion.dice.reading import DieReading, DieState
 class Pairing:
     """Collects the first ``count`` dice that roll after :meth:`start`."""
 
-    def __init__(self, hub: DiceHub, owner: str, count: int = 5, *,
-                 sources: tuple[str, ...] | None = None,
-                 on_found: Callable[[DieRef], None] | None = None) -> None:
+    def __init__(
+        self,
+        hub: DiceHub,
+        owner: str,
+        count: int = 5,
+        *,
+        sources: tuple[str, ...] | None = None,
+        on_found: Callable[[DieRef], None] | None = None,
+    ) -> None:
         self.hub = hub
         self.owner = owner
         self.count = count
@@ -55,8 +61,8 @@ class Pairing:
             self._moving.add(ref)
             return
         rolled = ref in self._moving or (
-            reading.roll is not None and ref in self._rolls
-            and reading.roll != self._rolls[ref])
+            reading.roll is not None and ref in self._rolls and reading.roll != self._rolls[ref]
+        )
         if reading.state is DieState.SETTLED and rolled:
             self.found.append(ref)
             if self.on_found:

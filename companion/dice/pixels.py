@@ -73,12 +73,26 @@ class DieType(IntEnum):
 
 
 # When the die type is unknown (old firmware), pixels-js guesses it from the LED count.
-_TYPE_FROM_LEDS = {4: DieType.D4, 6: DieType.D6, 8: DieType.D8, 10: DieType.D10,
-                   12: DieType.D12, 20: DieType.D20, 21: DieType.D6PIPPED}
+_TYPE_FROM_LEDS = {
+    4: DieType.D4,
+    6: DieType.D6,
+    8: DieType.D8,
+    10: DieType.D10,
+    12: DieType.D12,
+    20: DieType.D20,
+    21: DieType.D6PIPPED,
+}
 D6_TYPES = frozenset({DieType.D6, DieType.D6PIPPED, DieType.D6FUDGE})
 
-COLORWAYS = ("unknown", "onyxBlack", "hematiteGrey", "midnightGalaxy", "auroraSky", "clear",
-             "whiteAurora")
+COLORWAYS = (
+    "unknown",
+    "onyxBlack",
+    "hematiteGrey",
+    "midnightGalaxy",
+    "auroraSky",
+    "clear",
+    "whiteAurora",
+)
 
 
 def die_type_of(raw_type: int, led_count: int) -> DieType:
@@ -91,8 +105,11 @@ def die_type_of(raw_type: int, led_count: int) -> DieType:
 
 
 def colorway_name(code: int) -> str:
-    return COLORWAYS[code] if code < len(COLORWAYS) else ("custom" if code in (0xF, 0xFF) else
-                                                          "unknown")
+    return (
+        COLORWAYS[code]
+        if code < len(COLORWAYS)
+        else ("custom" if code in (0xF, 0xFF) else "unknown")
+    )
 
 
 # --- faces ---------------------------------------------------------------------------------
@@ -152,10 +169,18 @@ def decode_manufacturer_data(data: bytes) -> AdvertStatus:
     try:
         roll_state = RollState(state)
     except ValueError:
-        raise DiceProtocolError("Pixels manufacturer data", data,
-                                f"roll state {state} is not one of 0..5") from None
-    return AdvertStatus(leds, die_type_of(design >> 4, leds), colorway_name(design & 0x0F),
-                        roll_state, face, battery & 0x7F, bool(battery & 0x80))
+        raise DiceProtocolError(
+            "Pixels manufacturer data", data, f"roll state {state} is not one of 0..5"
+        ) from None
+    return AdvertStatus(
+        leds,
+        die_type_of(design >> 4, leds),
+        colorway_name(design & 0x0F),
+        roll_state,
+        face,
+        battery & 0x7F,
+        bool(battery & 0x80),
+    )
 
 
 def decode_service_data(data: bytes) -> AdvertIdentity:
@@ -169,8 +194,15 @@ def encode_manufacturer_data(status: AdvertStatus, raw_type: int | None = None) 
     """The die's side of :func:`decode_manufacturer_data` (the simulator and tests use it)."""
     kind = status.die_type if raw_type is None else raw_type
     colour = COLORWAYS.index(status.colorway) if status.colorway in COLORWAYS else 0xF
-    return bytes([status.led_count, (int(kind) << 4) | colour, int(status.roll_state),
-                  status.face_index, (status.battery_pct & 0x7F) | (0x80 * status.charging)])
+    return bytes(
+        [
+            status.led_count,
+            (int(kind) << 4) | colour,
+            int(status.roll_state),
+            status.face_index,
+            (status.battery_pct & 0x7F) | (0x80 * status.charging),
+        ]
+    )
 
 
 def encode_service_data(identity: AdvertIdentity) -> bytes:
@@ -253,8 +285,9 @@ def _roll_state(value: int, data: bytes) -> RollState:
     try:
         return RollState(value)
     except ValueError:
-        raise DiceProtocolError("Pixels message", data,
-                                f"roll state {value} is not one of 0..5") from None
+        raise DiceProtocolError(
+            "Pixels message", data, f"roll state {value} is not one of 0..5"
+        ) from None
 
 
 def _battery_state(value: int) -> BatteryState | None:
@@ -301,31 +334,65 @@ def decode_i_am_a_die(data: bytes) -> IAmADie:
     if data[0] != MessageType.I_AM_A_DIE:
         raise DiceProtocolError("Pixels IAmADie", data, f"type {data[0]}, expected 2")
     if len(data) == LEGACY_I_AM_A_DIE_SIZE:
-        (_, leds, colour, raw_type, _hash, pixel_id, _flash, firmware, state, face, pct,
-         battery) = struct.unpack("<BBBBIIHIBBBB", data)
-        return IAmADie(pixel_id, die_type_of(raw_type, leds), leds, colorway_name(colour),
-                       firmware, _roll_state(state, data), face, pct, _battery_state(battery))
+        (
+            _,
+            leds,
+            colour,
+            raw_type,
+            _hash,
+            pixel_id,
+            _flash,
+            firmware,
+            state,
+            face,
+            pct,
+            battery,
+        ) = struct.unpack("<BBBBIIHIBBBB", data)
+        return IAmADie(
+            pixel_id,
+            die_type_of(raw_type, leds),
+            leds,
+            colorway_name(colour),
+            firmware,
+            _roll_state(state, data),
+            face,
+            pct,
+            _battery_state(battery),
+        )
     chunks: list[bytes] = []
     at = 1
     while at < len(data) and len(chunks) < 6:
         size = data[at]
         if size == 0 or at + size > len(data):
-            raise DiceProtocolError("Pixels IAmADie", data,
-                                    f"chunk {len(chunks) + 1} at byte {at} claims {size} bytes")
+            raise DiceProtocolError(
+                "Pixels IAmADie", data, f"chunk {len(chunks) + 1} at byte {at} claims {size} bytes"
+            )
         chunks.append(bytes(data[at + 1 : at + size]))
         at += size
     if len(chunks) < 6:
-        raise DiceProtocolError("Pixels IAmADie", data,
-                                f"{len(chunks)} chunks, expected 6 (or the 22-byte legacy form)")
+        raise DiceProtocolError(
+            "Pixels IAmADie", data, f"{len(chunks)} chunks, expected 6 (or the 22-byte legacy form)"
+        )
     version, info, _design, name, _settings, status = chunks
     if len(version) < 6 or len(info) < 7 or len(status) < 4:
-        raise DiceProtocolError("Pixels IAmADie", data,
-                                "version, die or status chunk too short for its fields")
+        raise DiceProtocolError(
+            "Pixels IAmADie", data, "version, die or status chunk too short for its fields"
+        )
     firmware = struct.unpack_from("<I", version, 2)[0]
     pixel_id, _chip, raw_type, leds, colour = struct.unpack_from("<IBBBB", info)
     pct, battery, state, face = status[:4]
-    return IAmADie(pixel_id, die_type_of(raw_type, leds), leds, colorway_name(colour), firmware,
-                   _roll_state(state, data), face, pct, _battery_state(battery), _text(name))
+    return IAmADie(
+        pixel_id,
+        die_type_of(raw_type, leds),
+        leds,
+        colorway_name(colour),
+        firmware,
+        _roll_state(state, data),
+        face,
+        pct,
+        _battery_state(battery),
+        _text(name),
+    )
 
 
 def encode_i_am_a_die(die: IAmADie, legacy: bool = False) -> bytes:
@@ -333,23 +400,38 @@ def encode_i_am_a_die(die: IAmADie, legacy: bool = False) -> bytes:
     colour = COLORWAYS.index(die.colorway) if die.colorway in COLORWAYS else 0xFF
     battery = int(die.battery_state or 0)
     if legacy:
-        return struct.pack("<BBBBIIHIBBBB", 2, die.led_count, colour, int(die.die_type), 0,
-                           die.pixel_id, 0, die.firmware, int(die.roll_state), die.face_index,
-                           die.battery_pct, battery)
+        return struct.pack(
+            "<BBBBIIHIBBBB",
+            2,
+            die.led_count,
+            colour,
+            int(die.die_type),
+            0,
+            die.pixel_id,
+            0,
+            die.firmware,
+            int(die.roll_state),
+            die.face_index,
+            die.battery_pct,
+            battery,
+        )
 
     def chunk(payload: bytes) -> bytes:
         return bytes([len(payload) + 1]) + payload
 
     name = die.name.encode()[:31]
-    return b"\x02" + b"".join([
-        chunk(struct.pack("<HIHHHH", 0x0100, die.firmware, 1, 1, 1, 1)),
-        chunk(struct.pack("<IBBBBB", die.pixel_id, 1, int(die.die_type), die.led_count,
-                          colour, 0)),
-        chunk(b""),
-        chunk(name),
-        chunk(struct.pack("<III", 0, 0, 0)),
-        chunk(bytes([die.battery_pct, battery, int(die.roll_state), die.face_index])),
-    ])
+    return b"\x02" + b"".join(
+        [
+            chunk(struct.pack("<HIHHHH", 0x0100, die.firmware, 1, 1, 1, 1)),
+            chunk(
+                struct.pack("<IBBBBB", die.pixel_id, 1, int(die.die_type), die.led_count, colour, 0)
+            ),
+            chunk(b""),
+            chunk(name),
+            chunk(struct.pack("<III", 0, 0, 0)),
+            chunk(bytes([die.battery_pct, battery, int(die.roll_state), die.face_index])),
+        ]
+    )
 
 
 def encode_roll_state(state: RollState, face_index: int) -> bytes:
@@ -361,6 +443,7 @@ def encode_battery_level(pct: int, state: BatteryState = BatteryState.OK) -> byt
 
 
 # Host -> die.
+
 
 def who_are_you() -> bytes:
     return bytes([MessageType.WHO_ARE_YOU])
@@ -374,11 +457,25 @@ def request_battery_level() -> bytes:
     return bytes([MessageType.REQUEST_BATTERY_LEVEL])
 
 
-def blink(count: int = 3, duration_ms: int = 1000, color: int = 0xFF0000,
-          face_mask: int = 0xFFFFFFFF, fade: int = 0, loop_count: int = 1) -> bytes:
+def blink(
+    count: int = 3,
+    duration_ms: int = 1000,
+    color: int = 0xFF0000,
+    face_mask: int = 0xFFFFFFFF,
+    fade: int = 0,
+    loop_count: int = 1,
+) -> bytes:
     """Flash the die's LEDs: how a player finds which die is theirs while pairing."""
-    return struct.pack("<BBHIIBB", MessageType.BLINK, count, duration_ms, color & 0xFFFFFF,
-                       face_mask, fade, loop_count)
+    return struct.pack(
+        "<BBHIIBB",
+        MessageType.BLINK,
+        count,
+        duration_ms,
+        color & 0xFFFFFF,
+        face_mask,
+        fade,
+        loop_count,
+    )
 
 
 def blink_id(brightness: int = 0x80, loop_count: int = 1) -> bytes:

@@ -81,8 +81,15 @@ class PixelsSource:
     ``connected`` names the dice (by :func:`die_id_of`) read over a connection instead.
     """
 
-    def __init__(self, radio: BleRadio, sink: Sink, *, connected: set[str] | None = None,
-                 retry_min: float = 1.0, retry_max: float = 30.0) -> None:
+    def __init__(
+        self,
+        radio: BleRadio,
+        sink: Sink,
+        *,
+        connected: set[str] | None = None,
+        retry_min: float = 1.0,
+        retry_max: float = 30.0,
+    ) -> None:
         self.radio = radio
         self.sink = sink
         self.connected_ids = set(connected or ())
@@ -169,8 +176,9 @@ class PixelsSource:
         once = PixelsLink(self, die_id, address)
         device = await self.radio.advertising(address)
         try:
-            async with self.radio.connection(device, once.name, lambda: None,
-                                             lambda c: once.setup(c, once.generation)) as c:
+            async with self.radio.connection(
+                device, once.name, lambda: None, lambda c: once.setup(c, once.generation)
+            ) as c:
                 once.client = c
                 return await once.send(message, expect=pixels.MessageType.BLINK)
         except RADIO_ERRORS as exc:
@@ -206,17 +214,23 @@ class PixelsLink(DieLink[PixelsSource]):
             if self._replies is not None:
                 self._replies.put_nowait(msg)
 
-        await client.start_notify(notify, self.notify_handler(
-            generation, pixels.decode_message, on_message))
+        await client.start_notify(
+            notify, self.notify_handler(generation, pixels.decode_message, on_message)
+        )
         await client.write_gatt_char(write, pixels.who_are_you(), response=True)
         who = await self._await(pixels.IAmADie, 5.0)
         if die_id_of(who.pixel_id) != self.die_id:
-            raise DiceProtocolError("Pixels IAmADie", b"", f"pixel id {who.pixel_id:08X} "
-                                    f"answered for die {self.die_id}")
+            raise DiceProtocolError(
+                "Pixels IAmADie", b"", f"pixel id {who.pixel_id:08X} answered for die {self.die_id}"
+            )
         tracker.identify(who.firmware, who.die_type, who.led_count, who.colorway)
-        for reading in (tracker.observe(who.roll_state, who.face_index),
-                        tracker.power(who.battery_pct, who.battery_state in (
-                            pixels.BatteryState.CHARGING, pixels.BatteryState.DONE))):
+        for reading in (
+            tracker.observe(who.roll_state, who.face_index),
+            tracker.power(
+                who.battery_pct,
+                who.battery_state in (pixels.BatteryState.CHARGING, pixels.BatteryState.DONE),
+            ),
+        ):
             if reading is not None:
                 self.source.sink(reading)
 
@@ -243,11 +257,13 @@ class PixelsLink(DieLink[PixelsSource]):
 # --- as a dice source ----------------------------------------------------------------------------
 
 
-def pixels_dice(context: SourceContext, *, retry_min: float = 1.0,
-                retry_max: float = 30.0) -> PixelsDice:
+def pixels_dice(
+    context: SourceContext, *, retry_min: float = 1.0, retry_max: float = 30.0
+) -> PixelsDice:
     """The registry's factory (kind ``pixels``): every Pixels die on the table's radio."""
-    return PixelsDice(context.radio(), context.hub.assignment, retry_min=retry_min,
-                      retry_max=retry_max)
+    return PixelsDice(
+        context.radio(), context.hub.assignment, retry_min=retry_min, retry_max=retry_max
+    )
 
 
 class PixelsDice(SourceBase):
@@ -260,8 +276,11 @@ class PixelsDice(SourceBase):
 
     def __init__(self, radio: BleRadio, assignment: Assignment, **options: float) -> None:
         self.radio = radio
-        connected = {r.die_id for r in assignment.dice
-                     if r.source == PIXELS_SOURCE and assignment.setting(r, "connected", False)}
+        connected = {
+            r.die_id
+            for r in assignment.dice
+            if r.source == PIXELS_SOURCE and assignment.setting(r, "connected", False)
+        }
         self._feed: Feed | None = None
         self.pixels = PixelsSource(radio, self._sink, connected=connected, **options)
 

@@ -48,9 +48,15 @@ class BleRadio:
     radio of :mod:`companion.dice.fakeble`). ``slots`` is how many dice may be connected at once.
     """
 
-    def __init__(self, *, scanner_backend: type[Any] | None = None,
-                 client_backend: type[Any] | None = None, slots: int = 5,
-                 connect_attempts: int = 2, scan_retry: float = 5.0) -> None:
+    def __init__(
+        self,
+        *,
+        scanner_backend: type[Any] | None = None,
+        client_backend: type[Any] | None = None,
+        slots: int = 5,
+        connect_attempts: int = 2,
+        scan_retry: float = 5.0,
+    ) -> None:
         self.scanner_backend = scanner_backend
         self.client_backend = client_backend
         self.slots = slots
@@ -152,8 +158,9 @@ class BleRadio:
                 self.scanning.set()
                 await asyncio.Event().wait()  # until cancelled by stop()
             except RADIO_ERRORS as exc:
-                log.warning("Bluetooth scanning failed (%s); trying again in %.0f s", exc,
-                            self.scan_retry)
+                log.warning(
+                    "Bluetooth scanning failed (%s); trying again in %.0f s", exc, self.scan_retry
+                )
             finally:
                 self.scanning.clear()
                 with contextlib.suppress(*RADIO_ERRORS):
@@ -190,10 +197,13 @@ class BleRadio:
     # --- connections -----------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def connection(self, device: BLEDevice, name: str,
-                         on_lost: Callable[[], object],
-                         setup: Callable[[BleakClient], Awaitable[None]]
-                         ) -> AsyncIterator[BleakClient]:
+    async def connection(
+        self,
+        device: BLEDevice,
+        name: str,
+        on_lost: Callable[[], object],
+        setup: Callable[[BleakClient], Awaitable[None]],
+    ) -> AsyncIterator[BleakClient]:
         """Connect, run ``setup`` (subscribe, greet) while holding the one-attempt lock, and
         hold a connection slot until the block ends; always disconnects."""
         assert self._slots is not None and self._connect_lock is not None
@@ -206,8 +216,13 @@ class BleRadio:
             try:
                 async with self._connect_lock:
                     client = await establish_connection(
-                        BleakClient, device, name, disconnected_callback=lost,
-                        max_attempts=self.connect_attempts, backend=self.client_backend)
+                        BleakClient,
+                        device,
+                        name,
+                        disconnected_callback=lost,
+                        max_attempts=self.connect_attempts,
+                        backend=self.client_backend,
+                    )
                     self._clients.add(client)
                     self.connects += 1
                     await setup(client)
@@ -272,8 +287,9 @@ class DieLink(Generic[S]):
     def lost(self) -> None:
         """The link dropped (called on the radio loop)."""
 
-    def notify_handler(self, generation: int, decode: Callable[[bytes], M],
-                       handle: Callable[[M], None]) -> Notify:
+    def notify_handler(
+        self, generation: int, decode: Callable[[bytes], M], handle: Callable[[M], None]
+    ) -> Notify:
         """The notification callback for connection ``generation``: ``handle(decode(data))``.
 
         A late packet from a link already replaced is dropped, never counted twice; one that
@@ -309,9 +325,7 @@ class DieLink(Generic[S]):
                 await self.setup(client, generation)
 
             try:
-                async with self.radio.connection(
-                    device, self.name, on_lost, greet
-                ) as client:
+                async with self.radio.connection(device, self.name, on_lost, greet) as client:
                     self.client = client
                     self.connected.set()
                     self.connections += 1
@@ -321,8 +335,13 @@ class DieLink(Generic[S]):
                     log.info("%s disconnected; waiting for it to advertise", self.name)
             except RADIO_ERRORS as exc:
                 self.failures += 1
-                log.warning("%s (%s): %s; retrying in %.1f s", self.name, self.address,
-                            exc or type(exc).__name__, delay)
+                log.warning(
+                    "%s (%s): %s; retrying in %.1f s",
+                    self.name,
+                    self.address,
+                    exc or type(exc).__name__,
+                    delay,
+                )
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self.retry_max)
             finally:

@@ -39,17 +39,22 @@ class DiceService:
     "auto"})]``; phone entry is always there. ``radio`` is the Bluetooth radio to use instead
     of the default one (tests pass one on the fake backend)."""
 
-    def __init__(self, data_dir: Path | str, table: str = "default", *,
-                 sources: Iterable[SourceSpec | str] = (),
-                 on_action: Callable[[Any], None] | None = None,
-                 on_event: Callable[[DiceEvent], None] | None = None,
-                 radio: BleRadio | None = None, tick: float = 0.2,
-                 **hub_options: Any) -> None:
+    def __init__(
+        self,
+        data_dir: Path | str,
+        table: str = "default",
+        *,
+        sources: Iterable[SourceSpec | str] = (),
+        on_action: Callable[[Any], None] | None = None,
+        on_event: Callable[[DiceEvent], None] | None = None,
+        radio: BleRadio | None = None,
+        tick: float = 0.2,
+        **hub_options: Any,
+    ) -> None:
         self.store = AssignmentStore(data_dir)
         self.table = table
         self.assignment: Assignment = self.store.load(table)
-        self.hub = DiceHub(self.assignment, on_action=on_action, on_event=on_event,
-                           **hub_options)
+        self.hub = DiceHub(self.assignment, on_action=on_action, on_event=on_event, **hub_options)
         self._radio = radio
         self.context = SourceContext(self.hub, self._the_radio)
         self.sources: list[DiceSource] = []
@@ -166,8 +171,9 @@ class DiceService:
         for source in list(self.sources):
             source.new_game(sets)
 
-    def expect(self, rules: Game[Any, Any, Any], seats: tuple[Seat, ...], state: Any,
-               applied: Any = None) -> None:
+    def expect(
+        self, rules: Game[Any, Any, Any], seats: tuple[Seat, ...], state: Any, applied: Any = None
+    ) -> None:
         """After every applied action (pass it): what the game waits for now."""
         self.hub.expect(rules, seats, state, applied)
 
@@ -180,8 +186,9 @@ class DiceService:
         table): the roll starts again. False if they have no roll in progress."""
         return self.hub.void(player)
 
-    def pair(self, owner: str, count: int = 5,
-             on_found: Callable[[DieRef], None] | None = None) -> Pairing:
+    def pair(
+        self, owner: str, count: int = 5, on_found: Callable[[DieRef], None] | None = None
+    ) -> Pairing:
         """Start "roll your dice now" for ``owner``; :meth:`save_pairing` when it is done.
         Every source hears of it (GoDice connect to every die in range; simulated dice roll
         virtual smart dice)."""

@@ -30,8 +30,13 @@ SIM_SOURCE = "sim"
 VIRTUAL_SOURCE = "virtual"
 
 
-def simulated_dice(context: SourceContext, sets: Sequence[DiceSet] = (), *,
-                   roll_time: float = 1.5, rng: random.Random | None = None) -> SimulatedDice:
+def simulated_dice(
+    context: SourceContext,
+    sets: Sequence[DiceSet] = (),
+    *,
+    roll_time: float = 1.5,
+    rng: random.Random | None = None,
+) -> SimulatedDice:
     """The registry's factory (kind ``simulated``); ``new_game`` deals the dice to a game."""
     return SimulatedDice(context.hub, sets, roll_time=roll_time, rng=rng)
 
@@ -45,8 +50,14 @@ class SimulatedDice(SourceBase):
 
     name = "simulated dice"
 
-    def __init__(self, hub: DiceHub, sets: Sequence[DiceSet] = (), *, roll_time: float = 1.5,
-                 rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        hub: DiceHub,
+        sets: Sequence[DiceSet] = (),
+        *,
+        roll_time: float = 1.5,
+        rng: random.Random | None = None,
+    ) -> None:
         self.hub = hub
         self.roll_time = roll_time
         self.rng = rng or random.Random()
@@ -126,8 +137,9 @@ class SimulatedDice(SourceBase):
 
     def _throw(self, chosen: list[DieRef]) -> None:
         for ref in chosen:
-            self._feed(DieReading(ref.source, ref.die_id, DieState.ROLLING,
-                                  roll=self.rolls.get(ref, 0)))
+            self._feed(
+                DieReading(ref.source, ref.die_id, DieState.ROLLING, roll=self.rolls.get(ref, 0))
+            )
         timer = threading.Timer(self.roll_time, self._land, (chosen,))
         timer.daemon = True
         with self._lock:
@@ -144,6 +156,13 @@ class SimulatedDice(SourceBase):
             self._timers = {t for t in self._timers if t.is_alive()}
         for ref in chosen:
             self.rolls[ref] = self.rolls.get(ref, 0) + 1
-            self._feed(DieReading(ref.source, ref.die_id, DieState.SETTLED,
-                                  face=self.rng.randint(1, 6), roll=self.rolls[ref],
-                                  battery=1.0))
+            self._feed(
+                DieReading(
+                    ref.source,
+                    ref.die_id,
+                    DieState.SETTLED,
+                    face=self.rng.randint(1, 6),
+                    roll=self.rolls[ref],
+                    battery=1.0,
+                )
+            )

@@ -97,8 +97,14 @@ class PumpedSource(SourceBase):
     the other sources and the table play on.
     """
 
-    def __init__(self, name: str, readings: Callable[[], Iterable[DieReading]], *,
-                 needs: Need = Need.NOTHING, close: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        readings: Callable[[], Iterable[DieReading]],
+        *,
+        needs: Need = Need.NOTHING,
+        close: Callable[[], None] | None = None,
+    ) -> None:
         self.name = name
         self.needs = needs
         self._readings = readings
@@ -110,8 +116,9 @@ class PumpedSource(SourceBase):
         if self._thread is not None:
             return
         self._stopping.clear()
-        self._thread = threading.Thread(target=self._pump, args=(feed,),
-                                        name=f"dice-{self.name}", daemon=True)
+        self._thread = threading.Thread(
+            target=self._pump, args=(feed,), name=f"dice-{self.name}", daemon=True
+        )
         self._thread.start()
 
     def _pump(self, feed: Feed) -> None:

@@ -119,8 +119,9 @@ def factory(kind: str) -> Factory:
     """The factory of ``kind``, its module imported now (and not before)."""
     where = registered().get(kind)
     if where is None:
-        raise SourceError(f"no dice source {kind!r}: the known ones are "
-                          f"{', '.join(sorted(registered()))}")
+        raise SourceError(
+            f"no dice source {kind!r}: the known ones are {', '.join(sorted(registered()))}"
+        )
     module, _, name = where.partition(":")
     try:
         found: Factory = getattr(importlib.import_module(module), name)

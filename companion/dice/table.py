@@ -71,8 +71,7 @@ class DiceBridge:
         dice.hub.on_action = self.offer
         self._unsubscribe = self.service.subscribe(self._on_event, self.game_id)
         self._expect(self.service.game(self.game_id).state)
-        self._worker = threading.Thread(target=self._run, name=f"dice-{self.game_id}",
-                                        daemon=True)
+        self._worker = threading.Thread(target=self._run, name=f"dice-{self.game_id}", daemon=True)
         self._worker.start()
         return self
 
@@ -101,14 +100,14 @@ class DiceBridge:
             for _ in range(3):  # a phone may have acted between reading the seq and submitting
                 game = self.service.game(self.game_id)
                 try:
-                    self.service.submit(self.game_id, action, actor="dice",
-                                        expected_seq=game.seq)
+                    self.service.submit(self.game_id, action, actor="dice", expected_seq=game.seq)
                     break
                 except Refused as exc:
                     if exc.code == "stale":
                         continue
-                    log.warning("the dice said %s, which the game refused: %s",
-                                action.to_dict(), exc)
+                    log.warning(
+                        "the dice said %s, which the game refused: %s", action.to_dict(), exc
+                    )
                     self.refused.append((action, exc))
                     self._expect(self.service.game(self.game_id).state)
                     break
@@ -127,18 +126,26 @@ class TableDice:
 
     MODES = tuple(MODES)
 
-    def __init__(self, service: TableService, data_dir: Path | str, mode: str = "simulated",
-                 roll_time: float = 1.5, table: str = "default",
-                 sources: Iterable[SourceSpec | str] = (), **dice_options: Any) -> None:
+    def __init__(
+        self,
+        service: TableService,
+        data_dir: Path | str,
+        mode: str = "simulated",
+        roll_time: float = 1.5,
+        table: str = "default",
+        sources: Iterable[SourceSpec | str] = (),
+        **dice_options: Any,
+    ) -> None:
         if mode not in MODES:
             raise ValueError(f"dice mode {mode!r}: choose one of {', '.join(MODES)}")
         self.service = service
         self.mode = mode
         self.table = table
-        specs = [SourceSpec(k, {"roll_time": roll_time}) if k == SourceKind.SIMULATED
-                 else SourceSpec(k) for k in MODES[mode]]
-        self.dice = DiceService(data_dir, table=table, sources=[*specs, *sources],
-                                **dice_options)
+        specs = [
+            SourceSpec(k, {"roll_time": roll_time}) if k == SourceKind.SIMULATED else SourceSpec(k)
+            for k in MODES[mode]
+        ]
+        self.dice = DiceService(data_dir, table=table, sources=[*specs, *sources], **dice_options)
         self.game_id: str | None = None
         self.bridge: DiceBridge | None = None
         self._lock = threading.Lock()

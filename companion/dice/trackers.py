@@ -46,8 +46,13 @@ class PixelsTracker:
     result_face: int | None = None
     usable: bool = True
 
-    def identify(self, firmware: int | None, die_type: pixels.DieType, led_count: int,
-                 colour: str | None = None) -> None:
+    def identify(
+        self,
+        firmware: int | None,
+        die_type: pixels.DieType,
+        led_count: int,
+        colour: str | None = None,
+    ) -> None:
         self.firmware, self.die_type, self.led_count = firmware, die_type, led_count
         self.colour = colour or self.colour
         # The game needs d6s: a d20 at the table is reported by pairing, never read.
@@ -55,16 +60,21 @@ class PixelsTracker:
 
     def power(self, pct: int, charging: bool | None) -> DieReading | None:
         self.battery, self.charging = min(pct, 100) / 100, charging
-        return self._emit(replace(self.last, battery=self.battery, charging=charging)
-                          if self.last else None)
+        return self._emit(
+            replace(self.last, battery=self.battery, charging=charging) if self.last else None
+        )
 
     def observe(self, state: pixels.RollState, face_index: int) -> DieReading | None:
         """A roll state (from an advert, a RollState or an IAmADie); the reading if it changed."""
         if not self.usable:
             return None
         RS = pixels.RollState
-        if (state is RS.CROOKED and self.led_count == 6 and self.firmware is not None
-                and self.firmware < pixels.FW_2024_05_22):
+        if (
+            state is RS.CROOKED
+            and self.led_count == 6
+            and self.firmware is not None
+            and self.firmware < pixels.FW_2024_05_22
+        ):
             state = RS.ROLLED  # firmware before 380f496 calls a slightly tilted d6 crooked
         if state in (RS.ROLLING, RS.HANDLING):
             self.armed = True
@@ -89,9 +99,17 @@ class PixelsTracker:
         return self._emit(self._reading(DieState.SETTLED, face))
 
     def _reading(self, state: DieState, face: int | None = None) -> DieReading:
-        return DieReading(self.source, self.die_id, state, face=face, roll=self.roll,
-                          battery=self.battery, charging=self.charging,
-                          signal_dbm=self.signal_dbm, colour=self.colour)
+        return DieReading(
+            self.source,
+            self.die_id,
+            state,
+            face=face,
+            roll=self.roll,
+            battery=self.battery,
+            charging=self.charging,
+            signal_dbm=self.signal_dbm,
+            colour=self.colour,
+        )
 
     def _emit(self, reading: DieReading | None) -> DieReading | None:
         if reading is None or reading == self.last:
@@ -139,8 +157,9 @@ class GoDiceTracker:
         else:
             return None  # taps: not used by this game
         base = self.last or self._reading(DieState.UNSURE)
-        return self._emit(replace(base, battery=self.battery, charging=self.charging,
-                                  colour=self.colour))
+        return self._emit(
+            replace(base, battery=self.battery, charging=self.charging, colour=self.colour)
+        )
 
     def _settled(self, msg: godice.Settled) -> DieReading | None:
         kind = msg.kind
@@ -150,7 +169,8 @@ class GoDiceTracker:
         if kind is godice.Stable.TILT and not self.count_tilt:
             return self._emit(self._reading(DieState.COCKED))
         counts = kind in (godice.Stable.STABLE, godice.Stable.TILT) or (
-            kind is godice.Stable.MOVE and self.count_move)
+            kind is godice.Stable.MOVE and self.count_move
+        )
         if counts:
             self.roll += 1
         self.in_roll = False
@@ -171,9 +191,17 @@ class GoDiceTracker:
         return self._emit(self._reading(DieState.UNSURE))
 
     def _reading(self, state: DieState, face: int | None = None) -> DieReading:
-        return DieReading(self.source, self.die_id, state, face=face, roll=self.roll,
-                          battery=self.battery, charging=self.charging,
-                          signal_dbm=self.signal_dbm, colour=self.colour)
+        return DieReading(
+            self.source,
+            self.die_id,
+            state,
+            face=face,
+            roll=self.roll,
+            battery=self.battery,
+            charging=self.charging,
+            signal_dbm=self.signal_dbm,
+            colour=self.colour,
+        )
 
     def _emit(self, reading: DieReading) -> DieReading | None:
         if reading == self.last:

@@ -106,8 +106,9 @@ async def discover_hm10(
     if scanner_backend is None:
         found = await BleakScanner.discover(timeout=timeout, return_adv=True)
     else:  # a test's fake backend
-        found = await BleakScanner.discover(timeout=timeout, return_adv=True,
-                                            backend=scanner_backend)
+        found = await BleakScanner.discover(
+            timeout=timeout, return_adv=True, backend=scanner_backend
+        )
     return [(d, a) for d, a in found.values() if is_hm10(d, a)]
 
 
@@ -157,7 +158,8 @@ class BleDieSource:
         if self._scanner_backend is None:
             return await BleakScanner.find_device_by_filter(fits, timeout=self._scan_timeout)
         return await BleakScanner.find_device_by_filter(  # a test's fake backend
-            fits, timeout=self._scan_timeout, backend=self._scanner_backend)
+            fits, timeout=self._scan_timeout, backend=self._scanner_backend
+        )
 
     async def readings(self) -> AsyncIterator[DieReading]:
         """Yield a DieReading for every change the die reports, forever, reconnecting."""
@@ -206,9 +208,17 @@ class BleDieSource:
         )
         await client.connect()
         self._client = client
-        await client.start_notify(HM10_CHAR, hm10_notify(
-            device.address, self.source, self._filter, queue.put_nowait, self._reply,
-            self._problem))
+        await client.start_notify(
+            HM10_CHAR,
+            hm10_notify(
+                device.address,
+                self.source,
+                self._filter,
+                queue.put_nowait,
+                self._reply,
+                self._problem,
+            ),
+        )
         self.connects += 1
         self.connected.set()
         log.info("HM-10 die connected: %s (%s)", device.address, device.name)
@@ -315,13 +325,22 @@ class BleLink:
 # --- on the table's radio, as a dice source ------------------------------------------------------
 
 
-def ble_dice(context: SourceContext, address: str | None = None, *, retry_min: float = 1.0,
-             retry_max: float = 30.0) -> BleDice:
+def ble_dice(
+    context: SourceContext,
+    address: str | None = None,
+    *,
+    retry_min: float = 1.0,
+    retry_max: float = 30.0,
+) -> BleDice:
     """The registry's factory (kind ``diy-ble``): the DIY die whose HM-10 has ``address``, or
     with ``auto`` (or None) every HM-10 the radio hears. Whose dice they are, the pairing
     says, as for the serial dice."""
-    return BleDice(context.radio(), None if address in (None, "auto") else address,
-                   retry_min=retry_min, retry_max=retry_max)
+    return BleDice(
+        context.radio(),
+        None if address in (None, "auto") else address,
+        retry_min=retry_min,
+        retry_max=retry_max,
+    )
 
 
 class BleDice(SourceBase):
@@ -330,9 +349,15 @@ class BleDice(SourceBase):
 
     needs = Need.RADIO
 
-    def __init__(self, radio: BleRadio, address: str | None = None, *,
-                 source: str = SOURCE_NAME, retry_min: float = 1.0,
-                 retry_max: float = 30.0) -> None:
+    def __init__(
+        self,
+        radio: BleRadio,
+        address: str | None = None,
+        *,
+        source: str = SOURCE_NAME,
+        retry_min: float = 1.0,
+        retry_max: float = 30.0,
+    ) -> None:
         self.radio = radio
         self.address = address.upper() if address else None
         self.source = source
@@ -399,9 +424,17 @@ class Hm10Link(DieLink[BleDice]):
             source.problems += 1
 
         self.client = client
-        await client.start_notify(HM10_CHAR, hm10_notify(
-            self.address, source.source, source.readings, on_reading,
-            lambda _reply: None, on_problem))
+        await client.start_notify(
+            HM10_CHAR,
+            hm10_notify(
+                self.address,
+                source.source,
+                source.readings,
+                on_reading,
+                lambda _reply: None,
+                on_problem,
+            ),
+        )
 
     async def send(self, command: Command) -> bool:
         frame = command.frame()

@@ -54,20 +54,33 @@ def _where(default: object) -> argparse.ArgumentParser:
     one set of defaults would leak into the other.
     """
     where = argparse.ArgumentParser(add_help=False)
-    where.add_argument("--port", default=default,
-                       help="serial port of the die or hub (default: found by USB id)")
-    where.add_argument("--ble", metavar="ADDRESS", default=default,
-                       help="an HM-10 die's Bluetooth address, instead of a serial port")
-    where.add_argument("--die", type=int, default=default, metavar="ID",
-                       help="the die to address when several share a hub (default: any)")
+    where.add_argument(
+        "--port", default=default, help="serial port of the die or hub (default: found by USB id)"
+    )
+    where.add_argument(
+        "--ble",
+        metavar="ADDRESS",
+        default=default,
+        help="an HM-10 die's Bluetooth address, instead of a serial port",
+    )
+    where.add_argument(
+        "--die",
+        type=int,
+        default=default,
+        metavar="ID",
+        help="the die to address when several share a hub (default: any)",
+    )
     return where
 
 
 def add_die_parser(
-        subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
     """Register ``die`` and its sub-commands on the main parser's ``subparsers``."""
     die = subparsers.add_parser(
-        "die", parents=[_where(None)], help="DIY smart dice: list, calibrate, set id/colour, blink",
+        "die",
+        parents=[_where(None)],
+        help="DIY smart dice: list, calibrate, set id/colour, blink",
         description="Set up and check DIY smart dice (see hardware.md).",
     )
     die.set_defaults(die_command=None)
@@ -80,10 +93,14 @@ def add_die_parser(
     p = add("list", help="find attached dice and show their set-up")
     p.add_argument("--scan", action="store_true", help="also scan Bluetooth for HM-10 dice")
 
-    p = add("calibrate",
-                       help="teach the die its faces, one at a time (guided)")
-    p.add_argument("--face", type=int, choices=range(1, 7), metavar="N",
-                   help="recalibrate this face only (default: reset and do all six)")
+    p = add("calibrate", help="teach the die its faces, one at a time (guided)")
+    p.add_argument(
+        "--face",
+        type=int,
+        choices=range(1, 7),
+        metavar="N",
+        help="recalibrate this face only (default: reset and do all six)",
+    )
 
     p = add("set-id", help="give the die a number, 1..65534")
     p.add_argument("new_id", type=int, metavar="ID")
@@ -97,8 +114,7 @@ def add_die_parser(
     p = add("watch", help="print the die's readings as they change")
     p.add_argument("--seconds", type=float, default=None, help="stop after this long")
 
-    p = add("record",
-                       help="record raw accelerometer samples as a trace CSV (firmware/traces)")
+    p = add("record", help="record raw accelerometer samples as a trace CSV (firmware/traces)")
     p.add_argument("--seconds", type=float, default=20.0)
     p.add_argument("--out", type=argparse.FileType("w"), default="-")
     return die
@@ -130,13 +146,18 @@ def _link(args: argparse.Namespace) -> Iterator[Link]:
 
 def _describe(info: Info) -> str:
     faces = "".join(str(f) for f in sorted(info.calibrated_faces)) or "none (factory table)"
-    battery = "USB power" if info.battery_mv is None or info.battery_mv >= 4500 else (
-        f"{info.battery_mv / 1000:.2f} V"
+    battery = (
+        "USB power"
+        if info.battery_mv is None or info.battery_mv >= 4500
+        else (f"{info.battery_mv / 1000:.2f} V")
     )
-    ident = die_name(info.die_id) + (" (no id yet: companion die set-id N)" if info.die_id == 0
-                                      else "")
-    return (f"{ident}  colour {info.colour}  firmware {info.firmware}  "
-            f"calibrated faces {faces}  battery {battery}")
+    ident = die_name(info.die_id) + (
+        " (no id yet: companion die set-id N)" if info.die_id == 0 else ""
+    )
+    return (
+        f"{ident}  colour {info.colour}  firmware {info.firmware}  "
+        f"calibrated faces {faces}  battery {battery}"
+    )
 
 
 def run_die(

@@ -27,7 +27,17 @@ DIE_ID_ANY = 0xFFFF
 
 # Colour codes 0..10; the index is the code on the wire. PROTOCOL.md has the same table.
 COLOURS: tuple[str, ...] = (
-    "none", "red", "white", "black", "blue", "green", "yellow", "orange", "purple", "grey", "brown",
+    "none",
+    "red",
+    "white",
+    "black",
+    "blue",
+    "green",
+    "yellow",
+    "orange",
+    "purple",
+    "grey",
+    "brown",
 )
 
 
@@ -226,9 +236,11 @@ class Command:
 
     def payload(self) -> bytes:
         """The command's payload bytes (frame it with :func:`encode_frame`)."""
-        return bytes([PROTOCOL_VERSION, self.type, self.seq & 0xFF]) + struct.pack(
-            "<H", self.target
-        ) + self.args
+        return (
+            bytes([PROTOCOL_VERSION, self.type, self.seq & 0xFF])
+            + struct.pack("<H", self.target)
+            + self.args
+        )
 
     def frame(self) -> bytes:
         """The command as wire bytes, ready to write to a port."""
@@ -348,26 +360,34 @@ def encode_message(msg: Message) -> bytes:
         return msg.payload()
     head = bytes([PROTOCOL_VERSION])
     if isinstance(msg, Reading):
-        return head + bytes([MessageType.READING, msg.seq]) + struct.pack(
-            "<HBBHBB",
-            msg.die_id,
-            msg.state,
-            msg.face or 0,
-            msg.roll,
-            255 if msg.battery_pct is None else msg.battery_pct,
-            colour_code(msg.colour),
+        return (
+            head
+            + bytes([MessageType.READING, msg.seq])
+            + struct.pack(
+                "<HBBHBB",
+                msg.die_id,
+                msg.state,
+                msg.face or 0,
+                msg.roll,
+                255 if msg.battery_pct is None else msg.battery_pct,
+                colour_code(msg.colour),
+            )
         )
     if isinstance(msg, Info):
         major, minor = (int(p) for p in msg.firmware.split("."))
         mask = sum(1 << (f - 1) for f in msg.calibrated_faces)
-        return head + bytes([MessageType.INFO, msg.seq]) + struct.pack(
-            "<HBBBHB",
-            msg.die_id,
-            colour_code(msg.colour),
-            major << 4 | minor,
-            mask,
-            msg.battery_mv or 0,
-            msg.tick_hz,
+        return (
+            head
+            + bytes([MessageType.INFO, msg.seq])
+            + struct.pack(
+                "<HBBBHB",
+                msg.die_id,
+                colour_code(msg.colour),
+                major << 4 | minor,
+                mask,
+                msg.battery_mv or 0,
+                msg.tick_hz,
+            )
         )
     if isinstance(msg, Ack):
         return head + bytes([MessageType.ACK, msg.seq, msg.command, msg.command_seq, msg.status])

@@ -65,9 +65,7 @@ OpenPort = Callable[[str], serial.SerialBase]
 
 def find_die_ports() -> list[str]:
     """Serial ports whose USB ids are those of the boards a DIY die or hub is built on."""
-    return sorted(
-        p.device for p in list_ports.comports() if (p.vid, p.pid) in KNOWN_USB_IDS
-    )
+    return sorted(p.device for p in list_ports.comports() if (p.vid, p.pid) in KNOWN_USB_IDS)
 
 
 def open_serial(port: str, baudrate: int = BAUDRATE) -> serial.SerialBase:
@@ -225,7 +223,9 @@ class SerialDieSource:
                             log.warning(
                                 "bad data on %s: %s (%d bad frames so far; skipped, the die "
                                 "repeats its state every 2 s)",
-                                port, item.detail, self.stats.problems,
+                                port,
+                                item.detail,
+                                self.stats.problems,
                             )
                             last_complaint = now
                         continue
@@ -295,13 +295,22 @@ class SerialLink:
 # --- as a dice source ----------------------------------------------------------------------------
 
 
-def serial_dice(context: SourceContext, port: str | None = None, *,
-                open_port: OpenPort = open_serial, retry_min: float = 0.5,
-                retry_max: float = 5.0) -> SerialDice:
+def serial_dice(
+    context: SourceContext,
+    port: str | None = None,
+    *,
+    open_port: OpenPort = open_serial,
+    retry_min: float = 0.5,
+    retry_max: float = 5.0,
+) -> SerialDice:
     """The registry's factory (kind ``diy-serial``): the DIY dice on ``port`` (``auto`` or
     None: the first port with a known USB id). Whose dice they are, the pairing says."""
-    return SerialDice(None if port in (None, "auto") else port, open_port=open_port,
-                      retry_min=retry_min, retry_max=retry_max)
+    return SerialDice(
+        None if port in (None, "auto") else port,
+        open_port=open_port,
+        retry_min=retry_min,
+        retry_max=retry_max,
+    )
 
 
 class SerialDice(PumpedSource):
@@ -312,8 +321,12 @@ class SerialDice(PumpedSource):
         self.line = SerialDieSource(port, **options)
         self.seen: set[str] = set()  # the dice heard on this line: Blink goes to them only
         self._seq = 0
-        super().__init__(f"DIY dice on {port or 'the first USB die port'}", self._readings,
-                         needs=Need.SERIAL_PORT, close=self.line.stop)
+        super().__init__(
+            f"DIY dice on {port or 'the first USB die port'}",
+            self._readings,
+            needs=Need.SERIAL_PORT,
+            close=self.line.stop,
+        )
 
     def _readings(self) -> Iterator[DieReading]:
         for reading in self.line.start():

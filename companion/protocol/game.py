@@ -100,8 +100,13 @@ class Choice:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"action": self.action, "group": self.group, "label": self.label,
-                "dice": list(self.dice), **self.extra}
+        return {
+            "action": self.action,
+            "group": self.group,
+            "label": self.label,
+            "dice": list(self.dice),
+            **self.extra,
+        }
 
 
 class Files(Protocol):

@@ -42,8 +42,9 @@ class Refused(Exception):
     An ``illegal`` refusal's ``reason`` is for the player who acted (it may speak of their own
     hidden dice); ``public`` is what anyone else may hear (None: only the rule)."""
 
-    def __init__(self, code: str, reason: str, rule: str | None = None,
-                 public: str | None = None) -> None:
+    def __init__(
+        self, code: str, reason: str, rule: str | None = None, public: str | None = None
+    ) -> None:
         self.code = code
         self.reason = reason
         self.rule = rule
@@ -166,8 +167,9 @@ def load_game(
     setup = rules.setup_from_dict(events[0].payload)
     effective = _effective(rules, events[1:])
     keys = {e.idem_key: e.seq for e in events if e.idem_key}
-    game = Game(game_id, created_at, status, rules, setup, tuple(events), tuple(effective),
-                None, keys)
+    game = Game(
+        game_id, created_at, status, rules, setup, tuple(events), tuple(effective), None, keys
+    )
     return replace(game, state=_replay(game, effective, files(rules)))
 
 
@@ -187,14 +189,12 @@ class TableService:
         for game_id, created_at, status in self.storage.games():
             try:
                 self._games[game_id] = self._load(game_id, created_at, status)
-            except (Refused, MalformedAction, RuleViolation, KeyError, ValueError,
-                    OSError) as exc:
+            except (Refused, MalformedAction, RuleViolation, KeyError, ValueError, OSError) as exc:
                 # One game an older companion let in (or a hand-edited file) must not take
                 # every other game down with it: it is left on disk untouched and reported.
                 reason = exc.reason if isinstance(exc, Refused | RuleViolation) else str(exc)
                 self.damaged[game_id] = reason
-                log.warning("game %s cannot be loaded and is left untouched: %s",
-                            game_id, reason)
+                log.warning("game %s cannot be loaded and is left untouched: %s", game_id, reason)
         for game_id in list(self._games):
             # A crash may have come between a move and the chance it made the game await.
             self._draw_chance(game_id)
@@ -344,14 +344,16 @@ class TableService:
             if key is not None and key in game.keys:
                 return Ack(game.keys[key], game.state, duplicate=True)
             self._open(game)
-            wanted = [(w, w.dice) for w in game.rules.waiting_for(game.state)
-                      if w.player == player and w.dice is not None]
+            wanted = [
+                (w, w.dice)
+                for w in game.rules.waiting_for(game.state)
+                if w.player == player and w.dice is not None
+            ]
             if not wanted:
                 raise Refused("stale", f"the game is not waiting for a roll from {player}")
             request = next((w for w, dice in wanted if ask is None or dice.ask == ask), None)
             if request is None:
-                raise Refused("stale", f"the roll {player} was asked for has been made; "
-                              "look again")
+                raise Refused("stale", f"the roll {player} was asked for has been made; look again")
             try:
                 action = game.rules.roll_action(request, faces)
             except (MalformedAction, IndexError) as exc:
@@ -467,7 +469,8 @@ class TableService:
                 "why": why,
             }
             status = (
-                "finished" if game.rules.is_over(state)
+                "finished"
+                if game.rules.is_over(state)
                 else ("active" if game.status == "finished" else None)
             )
             ack = self._commit(game, "correction", actor, payload, key, state, effective, status)
@@ -543,17 +546,28 @@ class TableService:
             if action is None:
                 return
             state = game.rules.apply(game.state, action)
-            self._commit(game, "action", CHANCE_ACTOR, action.to_dict(), None, state,
-                         (*game.effective, (game.seq + 1, action)),
-                         "finished" if game.rules.is_over(state) else None, action)
+            self._commit(
+                game,
+                "action",
+                CHANCE_ACTOR,
+                action.to_dict(),
+                None,
+                state,
+                (*game.effective, (game.seq + 1, action)),
+                "finished" if game.rules.is_over(state) else None,
+                action,
+            )
         raise RuntimeError(f"game {game_id} kept asking for chance: a bug in its rules")
 
     def _authorise(self, game: Game, actor: str, action: Action) -> None:
         if game.rules.is_chance(action):
             if actor == CHANCE_ACTOR:
                 return
-            raise Refused("forbidden", f"a {action.TYPE} is chance: the companion draws it "
-                          "itself, and nobody at the table may choose it")
+            raise Refused(
+                "forbidden",
+                f"a {action.TYPE} is chance: the companion draws it "
+                "itself, and nobody at the table may choose it",
+            )
         if actor == "host" or actor == f"player:{action.player}":
             return
         if (actor == "dice" or actor.startswith("dice:")) and game.rules.is_roll(action):
@@ -584,8 +598,20 @@ class TableService:
             keys=keys,
         )
         self._games[game.id] = new
-        self._publish(Event(game.id, event.seq, kind, actor, payload, game.state, state,
-                            game.rules, new.status, action))
+        self._publish(
+            Event(
+                game.id,
+                event.seq,
+                kind,
+                actor,
+                payload,
+                game.state,
+                state,
+                game.rules,
+                new.status,
+                action,
+            )
+        )
         return Ack(event.seq, state)
 
     # --- records ------------------------------------------------------------------------
@@ -619,8 +645,7 @@ class TableService:
                     "game is over (or the host ends it)",
                 )
             if game.disclosed is None:
-                self._commit(game, "disclosed", actor, {}, None, game.state, game.effective,
-                             None)
+                self._commit(game, "disclosed", actor, {}, None, game.state, game.effective, None)
             return self.export(game_id)
 
     def import_record(self, text: str, actor: str = "host") -> Game:
@@ -647,8 +672,9 @@ class TableService:
             self.storage.create_game(game_id, now, setup.to_dict(), actor, moves, status)
             first = StoredEvent(game_id, 0, "setup", actor, setup.to_dict(), None, now)
             effective = tuple((e.seq, a) for e, (_, a) in zip(moves, record.actions, strict=True))
-            game = Game(game_id, now, status, record.game, setup, (first, *moves), effective,
-                        state, {})
+            game = Game(
+                game_id, now, status, record.game, setup, (first, *moves), effective, state, {}
+            )
             self._games[game_id] = game
             return game
 

@@ -135,8 +135,14 @@ class Scene:
             bump = 0.5 * (1 - t) * self.rng.choice((-1, 1))
             self._emit((self.rng.gauss(0, 0.05), self.rng.gauss(0, 0.05), bump))
 
-    def roll_to(self, face: int, *, lean_toward: int | None = None, lean_deg: float = 0.0,
-                rest_s: float = 1.5) -> None:
+    def roll_to(
+        self,
+        face: int,
+        *,
+        lean_toward: int | None = None,
+        lean_deg: float = 0.0,
+        rest_s: float = 1.5,
+    ) -> None:
         """Shake in the hand, throw, bounce and tumble, come to rest on ``face``.
 
         With ``lean_toward``, the die ends tipped ``lean_deg`` toward that face, as when it
@@ -192,8 +198,13 @@ class Scene:
         hx, hy = math.cos(heading), math.sin(heading)
         profile = [0.15, 0.3, 0.4, 0.4, 0.4, 0.35] + [-0.3] * 12
         for a in profile:
-            self._emit((a * hx + self.rng.gauss(0, 0.04), a * hy + self.rng.gauss(0, 0.04),
-                        self.rng.gauss(0, 0.04)))
+            self._emit(
+                (
+                    a * hx + self.rng.gauss(0, 0.04),
+                    a * hy + self.rng.gauss(0, 0.04),
+                    self.rng.gauss(0, 0.04),
+                )
+            )
         self.expect += ["rolling", f"settled face={self.face} roll={self.roll}"]
         self.rest(rest_s)
 
@@ -233,7 +244,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT, help="directory for the CSV files")
     parser.add_argument(
-        "--seed-offset", type=int, default=0,
+        "--seed-offset",
+        type=int,
+        default=0,
         help="shift every scene's seed: the same scenes with other noise, for robustness runs",
     )
     args = parser.parse_args()

@@ -30,8 +30,9 @@ def test_bots_import_games_only_through_the_protocol_and_the_registry() -> None:
             root = name.split(".")[0]
             if root in sys.stdlib_module_names or root == "__future__":
                 continue
-            if name == "companion.games" or any(name == a or name.startswith(a + ".")
-                                                for a in ALLOWED):
+            if name == "companion.games" or any(
+                name == a or name.startswith(a + ".") for a in ALLOWED
+            ):
                 continue
             bad.append(f"{path.name} imports {name}")
     assert not bad, "\n".join(bad)

@@ -30,8 +30,12 @@ def quick(level: str = "standard") -> Bot:
 def test_bots_play_a_whole_game_to_its_end_with_every_move_legal(players: int) -> None:
     setup = random_setup(players)
     names = [p["name"] for p in setup["players"]]
-    seats = {names[0]: bot_seat(quick()), names[1]: bot_seat(quick("easy")),
-             names[2]: Seat(greedy_player), names[-1]: Seat(random_player)}
+    seats = {
+        names[0]: bot_seat(quick()),
+        names[1]: bot_seat(quick("easy")),
+        names[2]: Seat(greedy_player),
+        names[-1]: Seat(random_player),
+    }
     steps = list(play(setup, seats, players))  # play applies every move: illegal ones raise
     assert NEW_DON.is_over(steps[-1].after)
     assert {s.action.player for s in steps if s.seat == "standard"} == {names[0]}
@@ -60,8 +64,10 @@ def test_the_generic_bot_plays_cash_n_guns_legally() -> None:
     """Any game plays through the protocol alone (no knowledge of its own)."""
     cng = game("cash-n-guns")
     setup = random_setup(4, game_id="cash-n-guns")
-    seats = {name: bot_seat(Bot(cng, "standard", seconds=0, iterations=8))
-             for name in ("Claire", "Vincent")}
+    seats = {
+        name: bot_seat(Bot(cng, "standard", seconds=0, iterations=8))
+        for name in ("Claire", "Vincent")
+    }
     steps = list(play(setup, seats, 2))
     assert cng.is_over(steps[-1].after)
     assert any(s.seat == "standard" for s in steps)
@@ -96,37 +102,58 @@ def test_the_bot_claims_the_last_open_neighborhood_for_its_pair() -> None:
     """Claire's 3-3 has one place left to go: 3D. The bot claims it, and says so. (She
     holds no favor: an extra die first, hoping for a triple of 3s, would be a fair choice.)"""
     held = {"3a": "Maria", "3b": "Vincent", "3c": "Maria"}
-    state = arrange(table(), turn="Claire", held=held, dice={"Claire": [3, 3, 1, 6, 6]},
-                    muscle={"Claire": "Zero Zone"}, favors={"Claire": {}})
+    state = arrange(
+        table(),
+        turn="Claire",
+        held=held,
+        dice={"Claire": [3, 3, 1, 6, 6]},
+        muscle={"Claire": "Zero Zone"},
+        favors={"Claire": {}},
+    )
     bot = quick()
     action = bot.choose(bot.observe(state, "Claire", random.Random(1)), random.Random(1)).action
     assert isinstance(action, Claim | MuscleOut)
     board = NEW_DON.table_data(state)
     after = NEW_DON.apply(state, Claim("Claire", "3d", (3, 3)))
-    reason = bot.knowledge.reason(board, NEW_DON.player_view(state, None),
-                                  NEW_DON.action_view(state, Claim("Claire", "3d", (3, 3)), None),
-                                  NEW_DON.player_view(after, None))
+    reason = bot.knowledge.reason(
+        board,
+        NEW_DON.player_view(state, None),
+        NEW_DON.action_view(state, Claim("Claire", "3d", (3, 3)), None),
+        NEW_DON.player_view(after, None),
+    )
     assert reason == "claims 3D: the last open neighborhood for pair of 3s"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the search prefers Johnny's 1 (or asking for a 1, 3 or 4) at 40 and at 180 iterations, "
-    "though the 6 is worth most the moment it is handed over (reward 0.17 against 0.09); "
-    "about 15% of its iterations are discarded: worlds where a later target lacks the favor "
-    "they revealed (NewDonKnowledge.consistent checks only the current target)"))
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "the search prefers Johnny's 1 (or asking for a 1, 3 or 4) at 40 and at 180 iterations, "
+        "though the 6 is worth most the moment it is handed over (reward 0.17 against 0.09); "
+        "about 15% of its iterations are discarded: worlds where a later target lacks the favor "
+        "they revealed (NewDonKnowledge.consistent checks only the current target)"
+    ),
+)
 def test_the_godfather_asks_for_the_number_that_completes_a_triple() -> None:
     """Maria, the Godfather, holds 6-6 and a spare; every pair of 6s is held, both triples
     of 6s are open. Johnny showed a 1 as his favor: she asks him for a 6 rather than take
     his 1. (With a pair of 6s still open, a third 6 adds nothing: a triple claims one
     neighborhood, as a pair does.)"""
     held = {"6a": "Claire", "6b": "Vincent", "6c": "Claire", "6d": "Vincent"}
-    state = arrange(table(), phase=Phase.ROLL, held=held, dice={"Maria": [6, 6, 2, 3, 1],
-                                                      "Johnny": [1, 6, 4, 4, 2],
-                                                      "Claire": [2, 2, 3, 5, 5],
-                                                      "Vincent": [1, 1, 2, 5, 6]})
+    state = arrange(
+        table(),
+        phase=Phase.ROLL,
+        held=held,
+        dice={
+            "Maria": [6, 6, 2, 3, 1],
+            "Johnny": [1, 6, 4, 4, 2],
+            "Claire": [2, 2, 3, 5, 5],
+            "Vincent": [1, 1, 2, 5, 6],
+        },
+    )
     for name, favor in (("Johnny", 1), ("Claire", 2), ("Vincent", 1)):
-        state = NEW_DON.apply(state, NEW_DON.action_from_dict(
-            {"type": "reveal_favor", "player": name, "face": favor}))
+        state = NEW_DON.apply(
+            state, NEW_DON.action_from_dict({"type": "reveal_favor", "player": name, "face": favor})
+        )
     assert NEW_DON.waiting_for(state)[0].does == "offer"
     bot = Bot(NEW_DON, "standard", seconds=0, iterations=40)
     action = bot.choose(bot.observe(state, "Maria", random.Random(2)), random.Random(2)).action
@@ -158,6 +185,8 @@ def test_positions_score_as_the_engine_does() -> None:
     with the engine's on real positions."""
     knowledge = NewDonKnowledge(NEW_DON)
     for step in play(random_setup(4), {}, 9):
-        pos = Position.read(knowledge.board(step.after, NEW_DON.player_view(step.after, None)),
-                            NEW_DON.player_view(step.after, None))
+        pos = Position.read(
+            knowledge.board(step.after, NEW_DON.player_view(step.after, None)),
+            NEW_DON.player_view(step.after, None),
+        )
         assert pos.totals() == NEW_DON.score(step.after)["totals"]

@@ -29,13 +29,11 @@ def people_move(service: TableService, game_id: str, rng: random.Random) -> bool
     for wait in rules.waiting_for(state):
         if wait.dice is not None and (wait.player in PEOPLE or wait.player in table_rolled):
             faces = tuple(rng.randint(1, 6) for _ in range(wait.dice.count))
-            service.submit_roll(game_id, wait.player, faces, actor="dice:test",
-                                ask=wait.dice.ask)
+            service.submit_roll(game_id, wait.player, faces, actor="dice:test", ask=wait.dice.ask)
             return True
         if wait.dice is None and wait.player in PEOPLE:
             action = random_choice(rules, state, wait.player, rng)
-            service.submit(game_id, action, actor=f"player:{wait.player}",
-                           expected_seq=game.seq)
+            service.submit(game_id, action, actor=f"player:{wait.player}", expected_seq=game.seq)
             return True
     return False
 
@@ -43,8 +41,9 @@ def people_move(service: TableService, game_id: str, rng: random.Random) -> bool
 table_rolled: set[str] = set()
 
 
-def play_out(service: TableService, driver: BotDriver, game_id: str, seed: int,
-             limit: int = 5000) -> None:
+def play_out(
+    service: TableService, driver: BotDriver, game_id: str, seed: int, limit: int = 5000
+) -> None:
     rng = random.Random(seed)
     for _ in range(limit):
         assert driver.wait_idle(60), "the bots kept thinking"
@@ -60,8 +59,13 @@ def play_out(service: TableService, driver: BotDriver, game_id: str, seed: int,
 def test_two_people_and_two_bots_play_a_whole_game(tmp_path: Path) -> None:
     service = TableService(tmp_path)
     reasons: list[tuple[str, str]] = []
-    driver = BotDriver(service, tmp_path, pace=0, rng=random.Random(1),
-                       on_reason=lambda g, text: reasons.append((g, text))).start()
+    driver = BotDriver(
+        service,
+        tmp_path,
+        pace=0,
+        rng=random.Random(1),
+        on_reason=lambda g, text: reasons.append((g, text)),
+    ).start()
     try:
         game = service.create_game(random_setup(4))
         driver.seat(game.id, BotSeat("Claire", "easy"))
@@ -92,8 +96,12 @@ def test_a_bot_whose_dice_the_table_rolls_waits_for_them(tmp_path: Path) -> None
         driver.seat(game.id, BotSeat("Vincent", "easy"))
         play_out(service, driver, game.id, 5)
         events = service.game(game.id).events
-        rolls = [e for e in events if e.payload.get("player") == "Claire"
-                 and e.payload.get("type") in ("roll", "godfather_roll")]
+        rolls = [
+            e
+            for e in events
+            if e.payload.get("player") == "Claire"
+            and e.payload.get("type") in ("roll", "godfather_roll")
+        ]
         assert rolls and all(e.actor == "dice:test" for e in rolls)
     finally:
         table_rolled.discard("Claire")

@@ -27,7 +27,8 @@ POSITIONS = int(os.environ.get("BOT_FAIRNESS_POSITIONS", "30"))
 NEW_DON = game("new-don")
 
 house_rules = st.fixed_dictionaries(
-    {info.name: st.sampled_from(info.values) for info in option_list(NEW_DON)})
+    {info.name: st.sampled_from(info.values) for info in option_list(NEW_DON)}
+)
 
 
 def decision(seed: int, players: int, options: dict, pick: random.Random):
@@ -46,12 +47,20 @@ def small_bot(level: str = "standard") -> Bot:
     return Bot(NEW_DON, level, seconds=0, iterations=12)
 
 
-@settings(max_examples=POSITIONS, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(seed=st.integers(0, 10**6), players=st.integers(3, 6), options=house_rules,
-       redraw=st.integers(0, 10**6))
+@settings(
+    max_examples=POSITIONS,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.integers(3, 6),
+    options=house_rules,
+    redraw=st.integers(0, 10**6),
+)
 def test_scrambling_the_others_secrets_never_changes_the_bots_input_or_choice(
-        seed: int, players: int, options: dict, redraw: int) -> None:
+    seed: int, players: int, options: dict, redraw: int
+) -> None:
     state, me = decision(seed, players, options, random.Random(seed))
     other = NEW_DON.scramble(state, me, random.Random(redraw))
     for level in ("easy", "standard"):
@@ -64,8 +73,11 @@ def test_scrambling_the_others_secrets_never_changes_the_bots_input_or_choice(
         assert chosen in NEW_DON.legal_actions(state, me)
 
 
-@settings(max_examples=max(5, POSITIONS // 6), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=max(5, POSITIONS // 6),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(seed=st.integers(0, 10**6), redraw=st.integers(0, 10**6))
 def test_a_hint_knows_what_its_player_knows_and_nothing_more(seed: int, redraw: int) -> None:
     state, me = decision(seed, 4, {}, random.Random(seed))
@@ -102,10 +114,14 @@ def test_a_bots_reason_is_the_tables_to_read(seed: int) -> None:
             rng = random.Random(redraw)
             before = NEW_DON.scramble(step.before, None, rng) if redraw else step.before
             after = NEW_DON.scramble(step.after, None, rng) if redraw else step.after
-            reasons.add(bot.knowledge.reason(
-                NEW_DON.table_data(before), NEW_DON.player_view(before, None),
-                NEW_DON.action_view(step.before, step.action, None),
-                NEW_DON.player_view(after, None)))
+            reasons.add(
+                bot.knowledge.reason(
+                    NEW_DON.table_data(before),
+                    NEW_DON.player_view(before, None),
+                    NEW_DON.action_view(step.before, step.action, None),
+                    NEW_DON.player_view(after, None),
+                )
+            )
         assert len(reasons) == 1
         seen += next(iter(reasons)) is not None
     assert seen > 3

@@ -28,8 +28,7 @@ def tiny(game_id: str) -> Bot:
     return Bot(game(game_id), "standard", seconds=0, iterations=4)
 
 
-def played(game_id: str, players: int, bots: list[str], seed: int,
-           **setup: str) -> list[Step]:
+def played(game_id: str, players: int, bots: list[str], seed: int, **setup: str) -> list[Step]:
     """A whole game with ``bots`` in those seats (the rest play at random); every bot move
     is checked against the legal moves of the position it was made in."""
     rules = game(game_id)
@@ -50,17 +49,20 @@ def test_every_other_game_plays_to_its_end_with_a_generic_bot_seated(game_id: st
     played(game_id, 4, names[-1:], seed=3)
 
 
-@pytest.mark.parametrize(("players", "cards"),
-                         [(4, "companion"), (4, "physical"), (3, "companion"), (2, "companion"),
-                          (2, "physical")])
+@pytest.mark.parametrize(
+    ("players", "cards"),
+    [(4, "companion"), (4, "physical"), (3, "companion"), (2, "companion"), (2, "physical")],
+)
 def test_gangster_dice_bots_make_legal_secret_bids_through_a_whole_game(
-        players: int, cards: str) -> None:
+    players: int, cards: str
+) -> None:
     names = [p["name"] for p in random_setup(players, game_id="gangster-dice")["players"]]
     bots = names[:2]
     steps = played("gangster-dice", players, bots, seed=players, cards=cards)
     bids = [s for s in steps if s.seat is not None and s.action.to_dict()["type"] == "bid"]
-    rounds = sum(1 for s in steps if s.action.to_dict()["type"] == "bid"
-                 and s.action.player == names[-1])  # the random seat bids once a round
+    rounds = sum(
+        1 for s in steps if s.action.to_dict()["type"] == "bid" and s.action.player == names[-1]
+    )  # the random seat bids once a round
     assert {s.action.player for s in bids} == set(bots)
     assert len(bids) >= len(bots) * max(1, rounds - 1)  # a bid from each bot every round
     twos = 0
@@ -82,8 +84,9 @@ def bid_decisions(seed: int) -> list[tuple[object, str]]:
     for step in play(random_setup(4, game_id="gangster-dice"), {}, seed):
         for w in GANGSTER_DICE.waiting_for(step.after):
             view = GANGSTER_DICE.player_view(step.after, w.player)
-            if w.does == "bid" and any(p.get("chosen") for p in view["players"]
-                                       if p["name"] != w.player):
+            if w.does == "bid" and any(
+                p.get("chosen") for p in view["players"] if p["name"] != w.player
+            ):
                 found.append((step.after, w.player))
     return found
 
@@ -96,9 +99,12 @@ def test_a_gangster_dice_bot_bids_the_same_whatever_the_others_hold_or_bid(seed:
     for index in range(0, len(found), max(1, len(found) // 6)):
         state, me = found[index]
         other = GANGSTER_DICE.scramble(state, me, random.Random(index))
-        chosen = [tiny("gangster-dice").choose(
-            tiny("gangster-dice").observe(s, me, random.Random(seed)), random.Random(seed)).action
-            for s in (state, other)]
+        chosen = [
+            tiny("gangster-dice")
+            .choose(tiny("gangster-dice").observe(s, me, random.Random(seed)), random.Random(seed))
+            .action
+            for s in (state, other)
+        ]
         assert chosen[0] == chosen[1]
         assert chosen[0] in GANGSTER_DICE.legal_actions(state, me)
 
@@ -116,7 +122,8 @@ def decisions(game_id: str, seed: int) -> list[tuple[object, str]]:
 
 @pytest.mark.parametrize("game_id", OTHERS)
 def test_scrambling_the_others_secrets_never_changes_a_generic_bots_input_or_choice(
-        game_id: str) -> None:
+    game_id: str,
+) -> None:
     """The fairness test of tests/bots/test_fairness.py, for every other game."""
     rules = game(game_id)
     found = decisions(game_id, 5)

@@ -31,8 +31,16 @@ from companion.protocol import Seat
 FILES = GameFiles(CASH_N_GUNS)
 BOX = load_box(None, FILES)
 NAMES = ("Maria", "Johnny", "Claire", "Vincent")
-LOOT = ("bill-5000", "bill-10000", "bill-20000", "diamond-1000", "diamond-5000", "painting",
-        "painting", "bill-5000")
+LOOT = (
+    "bill-5000",
+    "bill-10000",
+    "bill-20000",
+    "diamond-1000",
+    "diamond-5000",
+    "painting",
+    "painting",
+    "bill-5000",
+)
 BANG, CLICK = Bullet.BANG, Bullet.CLICK
 BANZAI, DOWN = Courage.BANZAI, Courage.LIE_DOWN
 
@@ -96,8 +104,13 @@ def choose(state: State, courage: dict[str, Courage] | None = None) -> State:
     return state
 
 
-def turn(state: State, aims: dict[str, str | None], cards: dict[str, Bullet] | None = None,
-         courage: dict[str, Courage] | None = None, order: tuple[str, str] | None = None) -> State:
+def turn(
+    state: State,
+    aims: dict[str, str | None],
+    cards: dict[str, Bullet] | None = None,
+    courage: dict[str, Courage] | None = None,
+    order: tuple[str, str] | None = None,
+) -> State:
     """Steps 2 to 6: cards down, guns aimed, the privilege (``order``: who, and their new
     target), courage; the state after the card effects."""
     state = aim_all(load_all(state, cards), aims)

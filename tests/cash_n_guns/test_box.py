@@ -63,27 +63,44 @@ def test_the_report_lists_the_placeholders():
     assert "10 facts are placeholders" in text and "Count the Clips" in text
 
 
-@pytest.mark.parametrize(("old", "new", "words"), [
-    ("count = 15\n", "count = 14\n", ["holds 63 cards", "need 64", "End of the Game"]),
-    ("bang = 3", "bang = 4",
-     ["4 Bang! and 5 Click", "9 cards for 8 turns", "make bang + click = 8"]),
-    ("fewest = 4", "fewest = 2", ["at least 3", "privilege"]),
-    ("most = 8", "most = 9", ["seats at most 8"]),
-    ('section = "End of the Game: \'The game ends', 'sect = "End',
-     ["unknown key 'sect'", "cites the rulebook but not where"]),
-    ('source = "inferred"\nwhy = """The manual does not say.',
-     'source = "inferred"\nnote = """The manual does not say.',
-     ["players is inferred but does not say how"]),
-    ('source = "placeholder"\nwhy = """The manual names', 'source = "guess"\nwhy = """The',
-     ["source 'guess' is not known"]),
-    ('kind = "painting"\ncount = 9', 'kind = "painting"\nvalue = 1000\ncount = 9',
-     ["a painting has no printed value"]),
-    ('kind = "clip"', 'kind = "ammo"', ["kind 'ammo' is not one the manual describes"]),
-    ("values = [4000, 12000, 30000", "values = [4000, 30000, 12000", ["worth less"]),
-    ("cards = []", 'cards = ["Power: Mobster"]', ["plays none"]),
-    ("format = 1", "format = 2", ["format must be 1"]),
-    ('game = "cash-n-guns"', 'game = "new-don"', ["for the game 'new-don'"]),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "words"),
+    [
+        ("count = 15\n", "count = 14\n", ["holds 63 cards", "need 64", "End of the Game"]),
+        (
+            "bang = 3",
+            "bang = 4",
+            ["4 Bang! and 5 Click", "9 cards for 8 turns", "make bang + click = 8"],
+        ),
+        ("fewest = 4", "fewest = 2", ["at least 3", "privilege"]),
+        ("most = 8", "most = 9", ["seats at most 8"]),
+        (
+            "section = \"End of the Game: 'The game ends",
+            'sect = "End',
+            ["unknown key 'sect'", "cites the rulebook but not where"],
+        ),
+        (
+            'source = "inferred"\nwhy = """The manual does not say.',
+            'source = "inferred"\nnote = """The manual does not say.',
+            ["players is inferred but does not say how"],
+        ),
+        (
+            'source = "placeholder"\nwhy = """The manual names',
+            'source = "guess"\nwhy = """The',
+            ["source 'guess' is not known"],
+        ),
+        (
+            'kind = "painting"\ncount = 9',
+            'kind = "painting"\nvalue = 1000\ncount = 9',
+            ["a painting has no printed value"],
+        ),
+        ('kind = "clip"', 'kind = "ammo"', ["kind 'ammo' is not one the manual describes"]),
+        ("values = [4000, 12000, 30000", "values = [4000, 30000, 12000", ["worth less"]),
+        ("cards = []", 'cards = ["Power: Mobster"]', ["plays none"]),
+        ("format = 1", "format = 2", ["format must be 1"]),
+        ('game = "cash-n-guns"', 'game = "new-don"', ["for the game 'new-don'"]),
+    ],
+)
 def test_each_problem_is_named_with_its_line_and_fix(old, new, words):
     found = problems(edited(old, new))
     assert found, "the edit should have been refused"
@@ -95,15 +112,18 @@ def test_each_problem_is_named_with_its_line_and_fix(old, new, words):
 
 def test_too_many_paintings_for_the_collection_table():
     text = edited("count = 9", "count = 11").replace(
-        "kind = \"clip\"\ncount = 2", "kind = \"clip\"\ncount = 0")
+        'kind = "clip"\ncount = 2', 'kind = "clip"\ncount = 0'
+    )
     assert any("11 paintings" in p for p in problems(text))
 
 
 def test_a_bill_the_manual_does_not_print_is_a_warning_only():
     text = edited("value = 20000", "value = 25000")
     assert problems(text) == []
-    assert any("$25,000 bill" in w and "$5,000, $10,000, $20,000" in w
-               for w in problems(text, warnings=True))
+    assert any(
+        "$25,000 bill" in w and "$5,000, $10,000, $20,000" in w
+        for w in problems(text, warnings=True)
+    )
 
 
 def test_a_duplicate_card_and_bad_toml():

@@ -15,8 +15,13 @@ EXAMPLES = ROOT / "examples"
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, timeout=120, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
 
 
 def replayed(path: Path) -> dict:
@@ -28,8 +33,17 @@ def replayed(path: Path) -> dict:
 @pytest.mark.parametrize("players", [4, 5, 6, 7, 8])
 def test_simulate_writes_a_whole_game_that_replays_to_its_end(tmp_path, players):
     out = tmp_path / "game.jsonl"
-    done = run("simulate", "--game", "cash-n-guns", "--players", str(players), "--seed", "11",
-               "--out", str(out))
+    done = run(
+        "simulate",
+        "--game",
+        "cash-n-guns",
+        "--players",
+        str(players),
+        "--seed",
+        "11",
+        "--out",
+        str(out),
+    )
     assert done.returncode == 0, done.stderr
     result = replayed(out)
     assert result["ok"] and result["over"] and result["game"] == "cash-n-guns"
@@ -47,10 +61,13 @@ def test_simulate_refuses_a_count_the_box_does_not_allow():
     assert done.returncode == 1 and "4 to 8" in done.stderr
 
 
-@pytest.mark.parametrize(("name", "winner", "end"), [
-    ("cash-n-guns-showdown.jsonl", "Maria", "last player alive"),
-    ("cash-n-guns-five-players.jsonl", "Sonny", "8th turn is over"),
-])
+@pytest.mark.parametrize(
+    ("name", "winner", "end"),
+    [
+        ("cash-n-guns-showdown.jsonl", "Maria", "last player alive"),
+        ("cash-n-guns-five-players.jsonl", "Sonny", "8th turn is over"),
+    ],
+)
 def test_the_example_games_replay(name, winner, end):
     result = replayed(EXAMPLES / name)
     assert result["over"] and result["winners"] == [winner] and end in result["end"]
@@ -93,8 +110,7 @@ def test_score_reads_a_hand_typed_position(tmp_path):
 
 def test_rules_lists_the_house_rules():
     done = run("rules", "--game", "cash-n-guns")
-    for name in ("split_ends", "unshared_loot", "clip_discard", "kept_loot",
-                 "aim_confirmation"):
+    for name in ("split_ends", "unshared_loot", "clip_discard", "kept_loot", "aim_confirmation"):
         assert name in done.stdout
 
 
@@ -122,8 +138,9 @@ def test_box_check_reads_a_tables_own_count_and_says_what_to_fix(tmp_path):
     ours.write_text(BOX.read_text().replace("click = 5", "click = 4", 1))
     done = run("board", "check", "--game", "cash-n-guns", str(ours))
     assert done.returncode == 1
-    line = next(i for i, text in enumerate(ours.read_text().splitlines(), 1)
-                if text.startswith("bang = "))
+    line = next(
+        i for i, text in enumerate(ours.read_text().splitlines(), 1) if text.startswith("bang = ")
+    )
     assert f"{ours}:{line}: error: each player holds 3 Bang! and 4 Click" in done.stdout
     assert "fix: make bang + click = 8" in done.stdout
     assert "1 error(s)" in done.stdout

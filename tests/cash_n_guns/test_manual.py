@@ -46,8 +46,7 @@ from companion.games.cash_n_guns import (
 )
 from companion.protocol import RuleViolation
 
-EVERYONE_AT_MARIA = {"Maria": "Johnny", "Johnny": "Maria", "Claire": "Maria",
-                     "Vincent": "Maria"}
+EVERYONE_AT_MARIA = {"Maria": "Johnny", "Johnny": "Maria", "Claire": "Maria", "Vincent": "Maria"}
 A_RING = {"Maria": "Johnny", "Johnny": "Claire", "Claire": "Vincent", "Vincent": "Maria"}
 
 
@@ -82,8 +81,13 @@ class TestLoot:
 
     def test_a_card_the_deck_no_longer_holds_cannot_be_flipped(self):
         s = start()  # the box's deck holds 3 First aid kits
-        refused(s, Flip("Maria", ("first-aid-kit",) * 4), "Game turn, 1. Loot",
-                "no First aid kit is left", "all 3")
+        refused(
+            s,
+            Flip("Maria", ("first-aid-kit",) * 4),
+            "Game turn, 1. Loot",
+            "no First aid kit is left",
+            "all 3",
+        )
         assert s.deck == start().deck  # the refused flip changed nothing
 
     def test_the_token_shows_its_available_side_each_turn(self):
@@ -105,13 +109,23 @@ class TestBulletCards:
         s = arrange(table(), hand={"Maria": (1, 5)})
         s = play(s, Load("Maria", BANG))
         assert (seated(s, "Maria").bangs, seated(s, "Maria").hand) == (0, 5)
-        refused(s, Load("Maria", CLICK), "Game turn, 2. Choice of the Bullet card",
-                "already put a Bullet card")
+        refused(
+            s,
+            Load("Maria", CLICK),
+            "Game turn, 2. Choice of the Bullet card",
+            "already put a Bullet card",
+        )
 
     def test_a_card_used_up_cannot_be_chosen_and_the_refusal_is_private(self):
         s = arrange(table(), hand={"Maria": (0, 6)})
-        err = refused(s, Load("Maria", BANG), "Game turn, 2. Choice of the Bullet card",
-                      "no Bang!", "only be used once", "0 Bang!")
+        err = refused(
+            s,
+            Load("Maria", BANG),
+            "Game turn, 2. Choice of the Bullet card",
+            "no Bang!",
+            "only be used once",
+            "0 Bang!",
+        )
         assert err.public is None  # others may not learn what is left in Maria's hand
         assert Load("Maria", BANG) not in legal_actions(s, "Maria")
 
@@ -161,9 +175,16 @@ class TestHoldUp:
     def test_with_confirmation_required_the_privilege_waits_for_every_phone(self):
         s = aim_all(load_all(table(aim_confirmation="required")), A_RING, by=AimedBy.TABLE)
         assert {(w.player, w.does) for w in waiting_for(s)} == {
-            (n, "confirm_aim") for n in ("Maria", "Johnny", "Claire", "Vincent")}
-        refused(s, Privilege("Maria", None), "Game turn, 3. Hold-Up", "aim_confirmation",
-                "Johnny", "Vincent")
+            (n, "confirm_aim") for n in ("Maria", "Johnny", "Claire", "Vincent")
+        }
+        refused(
+            s,
+            Privilege("Maria", None),
+            "Game turn, 3. Hold-Up",
+            "aim_confirmation",
+            "Johnny",
+            "Vincent",
+        )
         s = play(s, *(ConfirmAim(n) for n in ("Maria", "Johnny", "Claire", "Vincent")))
         assert [w.does for w in waiting_for(s)] == ["privilege"]
 
@@ -191,14 +212,19 @@ class TestPrivilege:
         refused(s, Aim("Claire", "Maria"), rule, "different target than Maria")
         refused(s, Aim("Claire", None), rule, "not to hold nobody up")
         refused(s, Aim("Johnny", "Claire"), rule, "only Claire")
-        assert {a.target for a in legal_actions(s, "Claire")
-                if isinstance(a, Aim)} == {"Johnny", "Vincent"}
+        assert {a.target for a in legal_actions(s, "Claire") if isinstance(a, Aim)} == {
+            "Johnny",
+            "Vincent",
+        }
         s = play(s, Aim("Claire", "Vincent"))
         assert s.phase is Phase.COURAGE and seated(s, "Claire").gun.target == s.seat("Vincent")
 
     def test_the_table_may_record_the_new_target_and_the_phone_confirm_it(self):
-        s = play(self.aimed(aim_confirmation="required"), Privilege("Maria", "Claire"),
-                 Aim("Claire", "Johnny", AimedBy.TABLE))
+        s = play(
+            self.aimed(aim_confirmation="required"),
+            Privilege("Maria", "Claire"),
+            Aim("Claire", "Johnny", AimedBy.TABLE),
+        )
         assert s.phase is Phase.CHANGE_TARGET and waiting_for(s)[0].does == "confirm_aim"
         assert play(s, ConfirmAim("Claire")).phase is Phase.COURAGE
 
@@ -218,8 +244,12 @@ class TestPrivilege:
     def test_a_player_with_nobody_else_to_aim_at_cannot_be_ordered(self):
         s = arrange(table(), dead={"Claire": True, "Vincent": True})
         s = aim_all(load_all(s), {"Maria": "Johnny", "Johnny": "Maria"})
-        refused(s, Privilege("Maria", "Johnny"), "Game turn, 4. Godfather's Privilege",
-                "nobody else to aim at")
+        refused(
+            s,
+            Privilege("Maria", "Johnny"),
+            "Game turn, 4. Godfather's Privilege",
+            "nobody else to aim at",
+        )
         assert legal_actions(s, "Maria")[-1] == Privilege("Maria", None)
 
 
@@ -227,8 +257,12 @@ class TestCourageAndEffects:
     """5. and 6.: lie down or Banzai, then every card at once."""
 
     def test_choices_are_secret_until_everyone_has_chosen_then_shown_at_once(self):
-        s = play(aim_all(load_all(table()), A_RING), Privilege("Maria", None),
-                 CourageChoice("Maria", DOWN), CourageChoice("Johnny", BANZAI))
+        s = play(
+            aim_all(load_all(table()), A_RING),
+            Privilege("Maria", None),
+            CourageChoice("Maria", DOWN),
+            CourageChoice("Johnny", BANZAI),
+        )
         for viewer in (None, "Claire", "Johnny"):
             maria = player_view(s, viewer)["players"][0]
             assert maria["courage_chosen"] and maria["courage"] is None
@@ -237,24 +271,30 @@ class TestCourageAndEffects:
         assert player_view(s, None)["players"][0]["courage"] == "lie_down"
 
     def test_lying_down_is_safe_but_takes_no_share(self):
-        """"that player is guaranteed not to be wounded" and "will not take part in the
+        """ "that player is guaranteed not to be wounded" and "will not take part in the
         sharing of the loot"; their card is discarded face-down."""
-        s = turn(table(), EVERYONE_AT_MARIA, cards={"Johnny": BANG, "Claire": BANG},
-                 courage={"Maria": DOWN})
+        s = turn(
+            table(),
+            EVERYONE_AT_MARIA,
+            cards={"Johnny": BANG, "Claire": BANG},
+            courage={"Maria": DOWN},
+        )
         maria = seated(s, "Maria")
         assert maria.wounds == 0 and maria.down and s.seat("Maria") not in s.standing
         assert s.sharer == s.seat("Johnny")  # the Godfather lay down: the next one clockwise
         assert all(x.outcome is not Outcome.FIRED for x in s.shots)
 
     def test_you_dont_shoot_cowards(self):
-        """"If your target has decided to lie down, you must discard your Bullet card
+        """ "If your target has decided to lie down, you must discard your Bullet card
         face-down." """
         s = turn(table(), A_RING, cards={"Maria": BANG}, courage={"Johnny": DOWN})
         shot = s.shots[s.seat("Maria")]
         assert shot.outcome is Outcome.TARGET_DOWN and shot.card is None
         assert seated(s, "Johnny").wounds == 0
-        assert player_view(s, None)["discard"] == {"face_up": {"bang": 0, "click": 2},
-                                                   "face_down": 2}
+        assert player_view(s, None)["discard"] == {
+            "face_up": {"bang": 0, "click": 2},
+            "face_down": 2,
+        }
 
     def test_a_click_does_nothing_and_a_bang_wounds_and_lays_down(self):
         s = turn(table(), A_RING, cards={"Maria": BANG, "Johnny": CLICK})
@@ -264,8 +304,11 @@ class TestCourageAndEffects:
         assert s.seat("Johnny") not in s.standing
 
     def test_two_players_pointing_at_each_other_can_wound_each_other(self):
-        s = turn(table(), {"Maria": "Johnny", "Johnny": "Maria", "Claire": "Vincent",
-                           "Vincent": "Claire"}, cards={"Maria": BANG, "Johnny": BANG})
+        s = turn(
+            table(),
+            {"Maria": "Johnny", "Johnny": "Maria", "Claire": "Vincent", "Vincent": "Claire"},
+            cards={"Maria": BANG, "Johnny": BANG},
+        )
         assert seated(s, "Maria").wounds == seated(s, "Johnny").wounds == 1
         assert s.sharer == s.seat("Claire")
 
@@ -286,16 +329,25 @@ class TestCourageAndEffects:
         refused(s, Load("Maria", CLICK), "Game turn, 6. Card effects", "dead")
 
     def test_the_last_player_alive_wins_at_once(self):
-        s = arrange(table(), wounds={"Johnny": 2, "Claire": 2, "Vincent": 2},
-                    loot={"Johnny": ("bill-20000",) * 5})
-        s = turn(s, A_RING | {"Claire": "Johnny"},
-                 cards={"Maria": BANG, "Johnny": BANG, "Claire": BANG})
+        s = arrange(
+            table(),
+            wounds={"Johnny": 2, "Claire": 2, "Vincent": 2},
+            loot={"Johnny": ("bill-20000",) * 5},
+        )
+        s = turn(
+            s, A_RING | {"Claire": "Johnny"}, cards={"Maria": BANG, "Johnny": BANG, "Claire": BANG}
+        )
         assert seated(s, "Vincent").wounds == 2  # Claire's gun moved to Johnny: Vincent lives
-        s = arrange(table(), wounds={"Johnny": 2, "Claire": 2, "Vincent": 2},
-                    loot={"Johnny": ("bill-20000",) * 5})
-        s = turn(s, {"Maria": "Johnny", "Johnny": "Claire", "Claire": "Vincent",
-                     "Vincent": "Claire"},
-                 cards={"Maria": BANG, "Johnny": BANG, "Claire": BANG, "Vincent": BANG})
+        s = arrange(
+            table(),
+            wounds={"Johnny": 2, "Claire": 2, "Vincent": 2},
+            loot={"Johnny": ("bill-20000",) * 5},
+        )
+        s = turn(
+            s,
+            {"Maria": "Johnny", "Johnny": "Claire", "Claire": "Vincent", "Vincent": "Claire"},
+            cards={"Maria": BANG, "Johnny": BANG, "Claire": BANG, "Vincent": BANG},
+        )
         assert s.is_over and s.turn == 1
         result = score(s)
         assert result.winners == ("Maria",) and result.totals["Maria"] == 0
@@ -321,18 +373,18 @@ class TestLootSharing:
         assert s.turn == 2
 
     def test_a_single_standing_player_takes_everything(self):
-        s = turn(table(), EVERYONE_AT_MARIA, courage={"Johnny": DOWN, "Claire": DOWN,
-                                                      "Vincent": DOWN})
+        s = turn(
+            table(), EVERYONE_AT_MARIA, courage={"Johnny": DOWN, "Claire": DOWN, "Vincent": DOWN}
+        )
         s = take(s, *table().table)
         assert sorted(seated(s, "Maria").loot) == sorted(table().table)
 
     def test_a_wounded_godfather_leaves_the_first_share_to_the_next_standing_player(self):
-        s = turn(table(), EVERYONE_AT_MARIA, cards={"Vincent": BANG},
-                 courage={"Johnny": DOWN})
+        s = turn(table(), EVERYONE_AT_MARIA, cards={"Vincent": BANG}, courage={"Johnny": DOWN})
         assert s.sharer == s.seat("Claire")
 
     def test_the_new_godfather_token_instead_of_a_card(self):
-        """"Instead of taking a card, it's possible to flip the New Godfather token ... and
+        """ "Instead of taking a card, it's possible to flip the New Godfather token ... and
         become the Godfather on the next turn. This doesn't change the current sharing." """
         s = turn(table(), A_RING)
         s = take(s, "bill-5000", "token")
@@ -352,12 +404,13 @@ class TestLootSharing:
         assert s.turn == 2 and s.godfather == 0
         s = take(turn(table(split_ends="everything"), A_RING), *table().table)
         assert s.phase is Phase.SHARING and legal_actions(s, s.name(s.sharer)) == [
-            TakeToken(s.name(s.sharer))]
+            TakeToken(s.name(s.sharer))
+        ]
         s = take(s, "token")
         assert s.turn == 2 and s.godfather == s.seat("Maria")  # 8 cards, 4 players: Maria
 
     def test_first_aid_kit_heals_every_wound(self):
-        """"When a player takes the First aid kit, he immediately heals all of his wounds.
+        """ "When a player takes the First aid kit, he immediately heals all of his wounds.
         If the player has no wounds, the First aid kit is discarded without effect." """
         loot = ("first-aid-kit", "first-aid-kit", *table().table[2:])
         s = arrange(table(loot=loot), wounds={"Maria": 2})
@@ -368,7 +421,7 @@ class TestLootSharing:
         assert s.spent == ("first-aid-kit",) * 2
 
     def test_a_clip_trades_a_card_for_a_bang_from_the_discard_pile(self):
-        """"they will also take a Bang! card from the discard pile (face-up or face-down) and
+        """ "they will also take a Bang! card from the discard pile (face-up or face-down) and
         immediately adds it to their hand of cards. That player must discard another card." """
         loot = ("clip", *table().table[1:])
         s = turn(table(loot=loot), A_RING, cards={"Claire": BANG}, courage={"Vincent": DOWN})
@@ -377,12 +430,14 @@ class TestLootSharing:
         s = take(s, "clip")
         assert s.clip == s.seat("Maria") and seated(s, "Maria").bangs == maria.bangs + 1
         assert [w.does for w in waiting_for(s)] == ["discard"]
-        refused(s, Take("Maria", "painting"), "Values of the Loot cards: Clips",
-                "must discard")
+        refused(s, Take("Maria", "painting"), "Values of the Loot cards: Clips", "must discard")
         s = play(s, Discard("Maria", CLICK))
         after = seated(s, "Maria")
-        assert (after.bangs, after.clicks, after.hand) == (maria.bangs + 1, maria.clicks - 1,
-                                                           maria.hand)
+        assert (after.bangs, after.clicks, after.hand) == (
+            maria.bangs + 1,
+            maria.clicks - 1,
+            maria.hand,
+        )
         assert s.clip is None and s.sharer == s.seat("Johnny") and "clip" in s.spent
 
     def test_the_clips_discard_is_another_card_than_the_bang_taken(self):
@@ -405,8 +460,9 @@ class TestLootSharing:
         discarded (the game ends before it could be fired)."""
         loot = ("clip", *table().table[1:])
         s = arrange(table(loot=loot), hand=dict.fromkeys(A_RING, (1, 0)))
-        s = take(turn(s, A_RING, cards=dict.fromkeys(A_RING, BANG), courage={"Johnny": DOWN}),
-                 "clip")
+        s = take(
+            turn(s, A_RING, cards=dict.fromkeys(A_RING, BANG), courage={"Johnny": DOWN}), "clip"
+        )
         assert s.standing == [s.seat("Claire")]  # Vincent and Maria were hit
         assert s.clip is None and seated(s, "Claire").bangs == 1
         assert [w.does for w in waiting_for(s)] == ["take"]
@@ -422,7 +478,7 @@ class TestLootSharing:
 
 
 class TestEndOfTheGame:
-    """"The game ends once the 8th turn is over ... Only the players who are still alive can
+    """ "The game ends once the 8th turn is over ... Only the players who are still alive can
     claim victory!" """
 
     def test_the_game_ends_after_the_eighth_turn(self):
@@ -430,8 +486,11 @@ class TestEndOfTheGame:
         deck = [c.id for c, n in BOX.loot for _ in range(n)]
         for t in range(8):
             card = CLICK if t < 5 else BANG  # five Clicks, then three Bang!s
-            s = turn(flip(s, deck[8 * t: 8 * t + 8]), dict.fromkeys(A_RING),
-                     cards=dict.fromkeys(A_RING, card))
+            s = turn(
+                flip(s, deck[8 * t : 8 * t + 8]),
+                dict.fromkeys(A_RING),
+                cards=dict.fromkeys(A_RING, card),
+            )
             while s.phase is Phase.SHARING:
                 s = take(s, s.table[0])
         assert s.is_over and s.turn == 8 and sum(s.deck) == 0
@@ -441,36 +500,56 @@ class TestEndOfTheGame:
         refused(s, Load("Maria", CLICK), "End of the Game", "over")
 
     def test_the_most_diamond_cards_take_the_bonus_whatever_their_value(self):
-        s = arrange(start(), loot={"Maria": ("diamond-1000",) * 3,
-                                   "Johnny": ("diamond-10000",) * 2})
+        s = arrange(
+            start(), loot={"Maria": ("diamond-1000",) * 3, "Johnny": ("diamond-10000",) * 2}
+        )
         result = score(s)
         assert result.bonus_to == "Maria"
         assert result.totals == {"Maria": 63000, "Johnny": 20000, "Claire": 0, "Vincent": 0}
 
     def test_a_tie_for_the_most_diamonds_gives_no_one_the_bonus(self):
-        s = arrange(start(), loot={"Maria": ("diamond-1000",) * 2,
-                                   "Johnny": ("diamond-1000", "diamond-5000")})
+        s = arrange(
+            start(),
+            loot={"Maria": ("diamond-1000",) * 2, "Johnny": ("diamond-1000", "diamond-5000")},
+        )
         assert score(s).bonus_to is None
 
     def test_the_dead_do_not_count_for_the_bonus(self):
-        s = arrange(start(), loot={"Maria": ("diamond-1000",) * 3, "Johnny": ("diamond-1000",)},
-                    dead={"Maria": True}, wounds={"Maria": 3})
+        s = arrange(
+            start(),
+            loot={"Maria": ("diamond-1000",) * 3, "Johnny": ("diamond-1000",)},
+            dead={"Maria": True},
+            wounds={"Maria": 3},
+        )
         assert score(s).bonus_to == "Johnny"
 
-    @pytest.mark.parametrize(("paintings", "value"), [
-        (1, 4000), (2, 12000), (3, 30000), (4, 60000), (5, 100000), (9, 400000)])
+    @pytest.mark.parametrize(
+        ("paintings", "value"),
+        [(1, 4000), (2, 12000), (3, 30000), (4, 60000), (5, 100000), (9, 400000)],
+    )
     def test_paintings_are_worth_their_collection(self, paintings, value):
         s = arrange(start(), loot={"Claire": ("painting",) * paintings})
         assert score(s).lines["Claire"].paintings_value == value
 
     def test_the_richest_alive_wins_even_if_a_dead_player_is_richer(self):
-        s = arrange(start(), loot={"Maria": ("bill-20000",) * 5, "Johnny": ("bill-10000",)},
-                    dead={"Maria": True}, wounds={"Maria": 3})
+        s = arrange(
+            start(),
+            loot={"Maria": ("bill-20000",) * 5, "Johnny": ("bill-10000",)},
+            dead={"Maria": True},
+            wounds={"Maria": 3},
+        )
         assert score(s).winners == ("Johnny",)
 
     def test_a_tie_goes_to_the_most_wounds_then_is_shared(self):
-        s = arrange(start(), loot={"Maria": ("bill-10000",), "Johnny": ("bill-5000",) * 2,
-                                   "Claire": ("bill-10000",)}, wounds={"Johnny": 2})
+        s = arrange(
+            start(),
+            loot={
+                "Maria": ("bill-10000",),
+                "Johnny": ("bill-5000",) * 2,
+                "Claire": ("bill-10000",),
+            },
+            wounds={"Johnny": 2},
+        )
         result = score(s)
         assert result.winners == ("Johnny",) and result.tie_break == "most wounds"
         s = arrange(s, wounds={"Maria": 2})

@@ -39,11 +39,18 @@ def test_a_typed_position_is_scored_with_its_breakdown():
     maria = s["players"]["Maria"]
     # $45,000 in bills, $7,000 in diamonds, three paintings $30,000, and the bonus for the
     # most diamond cards (3).
-    assert maria == {"bills": 45000, "diamonds": 7000, "diamond_cards": 3,
-                     "diamond_bonus": 60000, "paintings": 3, "paintings_value": 30000,
-                     "total": 142000, "wounds": 1, "alive": True}
-    assert s["totals"] == {"Maria": 142000, "Johnny": 105000, "Claire": 120000,
-                           "Vincent": 100000}
+    assert maria == {
+        "bills": 45000,
+        "diamonds": 7000,
+        "diamond_cards": 3,
+        "diamond_bonus": 60000,
+        "paintings": 3,
+        "paintings_value": 30000,
+        "total": 142000,
+        "wounds": 1,
+        "alive": True,
+    }
+    assert s["totals"] == {"Maria": 142000, "Johnny": 105000, "Claire": 120000, "Vincent": 100000}
     assert s["winners"] == ["Maria"] and s["diamond_bonus"] == "Maria"
 
 
@@ -66,17 +73,20 @@ def test_the_terminal_table():
     assert "dead" in table
 
 
-@pytest.mark.parametrize(("text", "words"), [
-    ("[Maria]\nbills = [7000]\n", "no bill is worth $7,000"),
-    ("[Maria]\ndiamonds = 3\n", "diamonds is a list of card values"),
-    ("[Maria]\npaintings = 11\n", "0 to 10"),
-    ("[Maria]\nwounds = -1\n", "count of wounds"),
-    ("[Maria]\nrubies = 2\n", "unknown rubies"),
-    ("Maria = 3\n", "one [Name] table per player"),
-    ("", "no players"),
-    ("[A]\n[B]\n[C]\n", "3 player(s) listed"),
-    ("[Maria\n", "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[Maria]\nbills = [7000]\n", "no bill is worth $7,000"),
+        ("[Maria]\ndiamonds = 3\n", "diamonds is a list of card values"),
+        ("[Maria]\npaintings = 11\n", "0 to 10"),
+        ("[Maria]\nwounds = -1\n", "count of wounds"),
+        ("[Maria]\nrubies = 2\n", "unknown rubies"),
+        ("Maria = 3\n", "one [Name] table per player"),
+        ("", "no players"),
+        ("[A]\n[B]\n[C]\n", "3 player(s) listed"),
+        ("[Maria\n", "not valid TOML"),
+    ],
+)
 def test_a_position_that_cannot_be_scored_says_what_to_fix(text, words):
     if text.startswith("[Maria]"):
         text += "[Johnny]\n[Claire]\n[Vincent]\n"

@@ -56,8 +56,12 @@ def games(count: int):
         if seed % 4 == 3:
             yield seed, players, rules, bloody(random.Random(seed), players, rules)
         else:
-            yield seed, players, rules, list(play(random.Random(seed), players, rules,
-                                                  CASH_N_GUNS.id))
+            yield (
+                seed,
+                players,
+                rules,
+                list(play(random.Random(seed), players, rules, CASH_N_GUNS.id)),
+            )
 
 
 def bloody(rng: random.Random, players: int, rules: HouseRules) -> list:
@@ -100,8 +104,9 @@ def loot(state: State) -> Counter:
     return count
 
 
-@pytest.mark.parametrize(("seed", "players", "rules", "steps"), ALL,
-                         ids=[f"seed{g[0]}-{g[1]}p" for g in ALL])
+@pytest.mark.parametrize(
+    ("seed", "players", "rules", "steps"), ALL, ids=[f"seed{g[0]}-{g[1]}p" for g in ALL]
+)
 def test_a_random_game_keeps_every_rule(seed, players, rules, steps):
     first = steps[0][0]
     n = len(first.players)
@@ -114,8 +119,10 @@ def test_a_random_game_keeps_every_rule(seed, players, rules, steps):
         # hand; no card appears or vanishes; each living player loads once a turn.
         assert bullets(after) == bullets(first)
         if isinstance(action, Load):
-            b, a = before.players[before.seat(action.player)], after.players[
-                after.seat(action.player)]
+            b, a = (
+                before.players[before.seat(action.player)],
+                after.players[after.seat(action.player)],
+            )
             assert b.holds(action.card) >= 1 and a.hand == b.hand - 1
             loads[(before.turn, action.player)] += 1
         # The loot is conserved: every card is somewhere, once.
@@ -136,8 +143,11 @@ def test_a_random_game_keeps_every_rule(seed, players, rules, steps):
         assert last.turn == BOX.turns and sum(last.deck) == 0
 
 
-@pytest.mark.parametrize(("seed", "players", "rules", "steps"), ALL[: max(8, GAMES // 3)],
-                         ids=[f"seed{g[0]}-{g[1]}p" for g in ALL[: max(8, GAMES // 3)]])
+@pytest.mark.parametrize(
+    ("seed", "players", "rules", "steps"),
+    ALL[: max(8, GAMES // 3)],
+    ids=[f"seed{g[0]}-{g[1]}p" for g in ALL[: max(8, GAMES // 3)]],
+)
 def test_no_view_shows_a_secret_its_viewer_may_not_see(seed, players, rules, steps):
     """Every secret a viewer may not see is drawn anew (``scramble``): their view, the
     actions and the narration must not change."""
@@ -147,11 +157,11 @@ def test_no_view_shows_a_secret_its_viewer_may_not_see(seed, players, rules, ste
             if viewer == action.player:
                 continue
             s_before, s_after = scramble(before, viewer, rng), scramble(after, viewer, rng)
-            assert player_view(after, viewer) == player_view(s_after, viewer), (
-                viewer, after.phase)
+            assert player_view(after, viewer) == player_view(s_after, viewer), (viewer, after.phase)
             assert action_view(before, action, viewer) == action_view(s_before, action, viewer)
-            assert (narrate(before, action, after, viewer)
-                    == narrate(s_before, action, s_after, viewer))
+            assert narrate(before, action, after, viewer) == narrate(
+                s_before, action, s_after, viewer
+            )
 
 
 def test_scramble_really_changes_the_secrets():
@@ -178,15 +188,15 @@ def test_the_mover_sees_their_secret_and_the_table_does_not():
                 assert action_view(before, action, None)["card"] == "hidden"
                 mine = player_view(after, action.player)["players"][after.seat(action.player)]
                 assert mine["card"] == action.card.value
-                assert "card" not in player_view(after, None)["players"][
-                    after.seat(action.player)]
+                assert "card" not in player_view(after, None)["players"][after.seat(action.player)]
 
 
 def test_a_simulated_record_replays_to_the_same_game():
     for _, players, rules, steps in [g for g in ALL if g[0] % 4 != 3][:6]:
         setup = CASH_N_GUNS.setup_from_dict(random_setup(players, rules, CASH_N_GUNS.id))
-        text = "\n".join(json.dumps(x) for x in [
-            setup.to_dict(), *(a.to_dict() for _, a, _ in steps)])
+        text = "\n".join(
+            json.dumps(x) for x in [setup.to_dict(), *(a.to_dict() for _, a, _ in steps)]
+        )
         assert replay(parse_record(text), FILES) == steps[-1][2]
 
 
@@ -195,6 +205,8 @@ def test_games_reach_every_phase_and_both_endings():
     assert phases == set(Phase)
     finals = [steps[-1][2] for *_, steps in ALL[:4]]
     finals += [bloody(random.Random(seed), 4, HouseRules())[-1][2] for seed in range(6)]
-    ends = Counter(("last alive" if len(s.alive) == 1 else "nobody alive")
-                   if s.last_alive else "8 turns" for s in finals)
+    ends = Counter(
+        ("last alive" if len(s.alive) == 1 else "nobody alive") if s.last_alive else "8 turns"
+        for s in finals
+    )
     assert set(ends) >= {"last alive", "8 turns"}, ends

@@ -47,15 +47,22 @@ def test_a_phone_offers_its_own_moves_labelled():
     assert all(c.action.get("by") is None for c in phone.values())  # the table's are not
     s = aim_all(s, RING, by=AimedBy.TABLE)
     assert labels(s, "Johnny")["Confirm: I aim at Claire"].action == {
-        "type": "confirm_aim", "player": "Johnny"}
+        "type": "confirm_aim",
+        "player": "Johnny",
+    }
     godfather = labels(s, "Maria")
     assert "Let every aim stand" in godfather
     assert godfather["Order Claire to change target (now on Vincent)"].group == "privilege"
     s = play(s, Privilege("Maria", None))
-    assert set(labels(s, "Claire")) == {"Lie down (safe, no loot)",
-                                        "Banzai! (stand: risk a wound, share the loot)"}
-    s = play(s, *(CourageChoice(n, DOWN) for n in ("Johnny", "Claire", "Vincent")),
-             CourageChoice("Maria", BANZAI))
+    assert set(labels(s, "Claire")) == {
+        "Lie down (safe, no loot)",
+        "Banzai! (stand: risk a wound, share the loot)",
+    }
+    s = play(
+        s,
+        *(CourageChoice(n, DOWN) for n in ("Johnny", "Claire", "Vincent")),
+        CourageChoice("Maria", BANZAI),
+    )
     share = labels(s, "Maria")
     assert "Take a painting (a collection of 1: $4,000)" in share
     assert "Flip the New Godfather token (the Godfather next turn)" in share
@@ -67,19 +74,26 @@ def test_the_table_records_a_gun_for_a_player():
     line = {"type": "aim", "player": "Claire", "target": "Johnny", "by": "table"}
     assert action_from_dict(line) == Aim("Claire", "Johnny", AimedBy.TABLE)
     assert Aim("Claire", "Johnny", AimedBy.TABLE) in CASH_N_GUNS.legal_actions(
-        load_all(table()), "Claire")
+        load_all(table()), "Claire"
+    )
     assert action_from_dict({"type": "aim", "player": "Claire", "target": None}).target is None
 
 
-@pytest.mark.parametrize(("line", "words"), [
-    ({"type": "aim", "player": "Claire"}, "aim needs target"),
-    ({"type": "aim", "player": "Claire", "target": "Johnny", "by": "phone"}, "by must be one of"),
-    ({"type": "load", "player": "Maria", "card": "blank"}, "card must be one of bang, click"),
-    ({"type": "flip", "player": "Maria", "cards": []}, "flip needs cards"),
-    ({"type": "take", "player": "Maria", "cards": "clip"}, "take does not take cards"),
-    ({"type": "shoot", "player": "Maria"}, "unknown action type 'shoot'"),
-    ({"type": "privilege", "player": "Maria"}, "privilege needs order"),
-])
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ({"type": "aim", "player": "Claire"}, "aim needs target"),
+        (
+            {"type": "aim", "player": "Claire", "target": "Johnny", "by": "phone"},
+            "by must be one of",
+        ),
+        ({"type": "load", "player": "Maria", "card": "blank"}, "card must be one of bang, click"),
+        ({"type": "flip", "player": "Maria", "cards": []}, "flip needs cards"),
+        ({"type": "take", "player": "Maria", "cards": "clip"}, "take does not take cards"),
+        ({"type": "shoot", "player": "Maria"}, "unknown action type 'shoot'"),
+        ({"type": "privilege", "player": "Maria"}, "privilege needs order"),
+    ],
+)
 def test_a_malformed_line_says_what_is_wrong(line, words):
     with pytest.raises(MalformedAction) as err:
         action_from_dict(line)
@@ -105,10 +119,14 @@ def test_the_table_screens_view_of_a_turn():
     assert view["phase"] == "sharing" and view["turn"] == 1 and view["godfather"] == "Maria"
     assert [p["standing"] for p in view["players"]] == [True, False, True, False]
     assert view["players"][1]["wounds"] == 1
-    assert view["sharing"] == {"sharer": "Maria", "clip": None,
-                               "standing": ["Maria", "Claire"]}
-    assert view["shots"][0] == {"shooter": "Maria", "stood": True, "target": "Johnny",
-                                "outcome": "fired", "card": "bang"}
+    assert view["sharing"] == {"sharer": "Maria", "clip": None, "standing": ["Maria", "Claire"]}
+    assert view["shots"][0] == {
+        "shooter": "Maria",
+        "stood": True,
+        "target": "Johnny",
+        "outcome": "fired",
+        "card": "bang",
+    }
     assert len(view["loot"]["on_offer"]) == 8 and view["loot"]["deck_left"] == 56
     assert view["waiting"] == [{"player": "Maria", "does": "take"}]
     s = take(s, "painting")

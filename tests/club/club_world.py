@@ -52,7 +52,8 @@ class Club:
         with psycopg.connect(self.db) as db:
             return db.execute(
                 "SELECT seq, kind, actor, payload, idem_key, created_at FROM club_events "
-                "WHERE table_name = %s AND game_id = %s ORDER BY seq", (table, game_id)
+                "WHERE table_name = %s AND game_id = %s ORDER BY seq",
+                (table, game_id),
             ).fetchall()
 
 
@@ -60,8 +61,7 @@ def new_game(service: TableService, game: str = "new-don", players: int = 4) -> 
     return service.create_game(random_setup(players, game_id=game))
 
 
-def play(service: TableService, game_id: str, rng: random.Random, moves: int | None = None
-         ) -> int:
+def play(service: TableService, game_id: str, rng: random.Random, moves: int | None = None) -> int:
     """Play ``moves`` random legal moves (or to the end), as the table would take them; how
     many were made."""
     made = 0
@@ -70,13 +70,14 @@ def play(service: TableService, game_id: str, rng: random.Random, moves: int | N
         if game.is_over:
             break
         action = game.rules.random_action(game.state, rng)
-        service.submit(game_id, action, actor=f"player:{action.player}",
-                       expected_seq=game.seq)
+        service.submit(game_id, action, actor=f"player:{action.player}", expected_seq=game.seq)
         made += 1
     return made
 
 
 def local_log(service: TableService, game_id: str) -> list[tuple[Any, ...]]:
     """A table's own log of a game, in the shape of :meth:`Club.rows`."""
-    return [(e.seq, e.kind, e.actor, e.payload, e.idem_key, e.created_at)
-            for e in service.storage.events(game_id)]
+    return [
+        (e.seq, e.kind, e.actor, e.payload, e.idem_key, e.created_at)
+        for e in service.storage.events(game_id)
+    ]

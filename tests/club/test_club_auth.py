@@ -29,8 +29,10 @@ def two_tables(club: Club, tmp_path):
         game = new_game(service)
         play(service, game.id, random.Random(seed), moves=10)
         client = ClubClient(club.url, club.tokens[name])
-        client.post(push_path(game.id), {"events": [event_to_wire(e) for e in
-                                                    service.storage.events(game.id)]})
+        client.post(
+            push_path(game.id),
+            {"events": [event_to_wire(e) for e in service.storage.events(game.id)]},
+        )
         clients[name] = (client, game.id, service.storage.events(game.id))
         service.close()
     yield clients
@@ -42,13 +44,21 @@ def test_without_a_credential_nothing_is_written_or_read(club: Club, two_tables)
     _, game_a, events = two_tables["A"]
     nobody = ClubClient(club.url, "")
     nobody._token = ""  # sends "Authorization: Bearer " with nothing after it
-    for method, path in (("GET", SYNC), ("GET", BACKUP), ("GET", f"{BACKUP}/{game_a}"),
-                         ("GET", TABLES), ("POST", TABLES)):
-        assert refused(nobody, method, path, {"name": "x"} if method == "POST" else None
-                       ).status == 401
+    for method, path in (
+        ("GET", SYNC),
+        ("GET", BACKUP),
+        ("GET", f"{BACKUP}/{game_a}"),
+        ("GET", TABLES),
+        ("POST", TABLES),
+    ):
+        assert (
+            refused(nobody, method, path, {"name": "x"} if method == "POST" else None).status == 401
+        )
     wrong = ClubClient(club.url, "not-a-token")
-    assert refused(wrong, "POST", push_path(game_a),
-                   {"events": [event_to_wire(events[0])]}).status == 401
+    assert (
+        refused(wrong, "POST", push_path(game_a), {"events": [event_to_wire(events[0])]}).status
+        == 401
+    )
     assert refused(wrong, "GET", f"{BACKUP}/{game_a}").status == 401
 
 
@@ -84,7 +94,8 @@ def test_a_table_token_cannot_manage_tables(club: Club, two_tables):
 
 
 def test_the_admin_manages_tables_and_may_read_a_tables_log_which_is_written_down(
-        club: Club, two_tables):
+    club: Club, two_tables
+):
     admin = ClubClient(club.url, club.admin_key)
     added = admin.post(TABLES, {"name": "C"})
     assert added["table"] == "C" and club.store.table_of(added["token"]) == "C"

@@ -42,9 +42,14 @@ class Process:
 
     def __post_init__(self) -> None:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen([sys.executable, "-m", "companion", *self.args],
-                                     cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True, env=env)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "companion", *self.args],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -78,13 +83,35 @@ class Process:
 
 
 def companion(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "companion", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def serve_table(data: Path, club_url: str, token: str) -> tuple[Process, str]:
-    table = Process(["serve", "--data", str(data), "--host", "127.0.0.1", "--port", "0",
-                     "--dice", "phone", "--no-qr", "--club", club_url, "--table-token", token])
+    table = Process(
+        [
+            "serve",
+            "--data",
+            str(data),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--dice",
+            "phone",
+            "--no-qr",
+            "--club",
+            club_url,
+            "--table-token",
+            token,
+        ]
+    )
     url = table.until("http://127.0.0.1:").strip().rstrip("/")
     table.until("Games are saved in")
     return table, url
@@ -107,8 +134,7 @@ class TableDriver:
             self.seats[name] = (joined.data["token"], joined.data["csrf"])
         self.rules = game_of("new-don")
         setup = {"type": "setup", "game": "new-don", "players": players}
-        self.state = self.rules.new_game(self.rules.setup_from_dict(setup),
-                                         GameFiles(self.rules))
+        self.state = self.rules.new_game(self.rules.setup_from_dict(setup), GameFiles(self.rules))
         self.seq = 0
         self.rng = random.Random(seed)
 
@@ -119,9 +145,12 @@ class TableDriver:
     def move(self) -> None:
         action = self.rules.random_action(self.state, self.rng)
         token, csrf = self.seats[action.player]
-        reply = self.client.post(f"/api/games/{self.game_id}/actions",
-                                 {"action": action.to_dict(), "expected_seq": self.seq}, csrf,
-                                 headers={"X-Player-Token": token})
+        reply = self.client.post(
+            f"/api/games/{self.game_id}/actions",
+            {"action": action.to_dict(), "expected_seq": self.seq},
+            csrf,
+            headers={"X-Player-Token": token},
+        )
         assert reply.status == 200, reply.text
         self.state = self.rules.apply(self.state, action)
         self.seq = reply.data["accepted"]
@@ -143,8 +172,20 @@ def wait_for(check: Any, timeout: float, what: str) -> None:
 @pytest.mark.slow
 def test_a_club_night_from_the_command_line(club_db: str, tmp_path: Path):
     network = Network()
-    club = Process(["club", "serve", "--db", club_db, "--host", "127.0.0.1", "--port", "0",
-                    "--name", "Thursday club"])
+    club = Process(
+        [
+            "club",
+            "serve",
+            "--db",
+            club_db,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--name",
+            "Thursday club",
+        ]
+    )
     tables: list[Process] = []
     try:
         club_url = club.until("http://127.0.0.1:").strip().rstrip("/")
@@ -153,8 +194,9 @@ def test_a_club_night_from_the_command_line(club_db: str, tmp_path: Path):
         club.until("Stop with Ctrl-C")
         tokens = {}
         for name in ("table-1", "table-2"):
-            added = companion("club", "add-table", name, "--club", club_url,
-                              "--admin-key", admin_key)
+            added = companion(
+                "club", "add-table", name, "--club", club_url, "--admin-key", admin_key
+            )
             assert added.returncode == 0, added.stderr
             tokens[name] = added.stdout.splitlines()[1].strip()
         port = int(club_url.rsplit(":", 1)[1])
@@ -166,8 +208,10 @@ def test_a_club_night_from_the_command_line(club_db: str, tmp_path: Path):
             process, urls[name] = serve_table(data[name], links[name].url, tokens[name])
             tables.append(process)
 
-        drivers = {name: TableDriver(urls[name], ["Maria", "Johnny", "Claire", "Vincent"],
-                                     seed) for name, seed in (("table-1", 1), ("table-2", 2))}
+        drivers = {
+            name: TableDriver(urls[name], ["Maria", "Johnny", "Claire", "Vincent"], seed)
+            for name, seed in (("table-1", 1), ("table-2", 2))
+        }
         moves = 0
         while not all(d.over for d in drivers.values()):
             for driver in drivers.values():
@@ -181,8 +225,10 @@ def test_a_club_night_from_the_command_line(club_db: str, tmp_path: Path):
         assert links["table-1"].cuts == 1
 
         def backed_up() -> bool:
-            finished = {(g["table"], g["game_id"])
-                        for g in get_json(club_url + "/api/club/finished")["games"]}
+            finished = {
+                (g["table"], g["game_id"])
+                for g in get_json(club_url + "/api/club/finished")["games"]
+            }
             return all((name, d.game_id) in finished for name, d in drivers.items())
 
         wait_for(backed_up, 60, "both games at the club")
@@ -192,8 +238,16 @@ def test_a_club_night_from_the_command_line(club_db: str, tmp_path: Path):
         kept = tmp_path / "table-2-before"
         shutil.copytree(data["table-2"], kept)
         shutil.rmtree(data["table-2"])
-        restored = companion("club", "restore", "--club", club_url, "--data",
-                             str(tmp_path / "new-card"), "--table-token", tokens["table-2"])
+        restored = companion(
+            "club",
+            "restore",
+            "--club",
+            club_url,
+            "--data",
+            str(tmp_path / "new-card"),
+            "--table-token",
+            tokens["table-2"],
+        )
         assert restored.returncode == 0, restored.stdout + restored.stderr
         assert "1 games restored" in restored.stdout
         before, after = TableService(kept), TableService(tmp_path / "new-card")

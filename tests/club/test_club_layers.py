@@ -22,8 +22,9 @@ def imported(folder: Path) -> set[str]:
 
 def test_the_table_service_imports_nothing_of_the_club_or_the_network():
     names = imported(ROOT / "companion" / "table")
-    assert not {n for n in names if n.startswith(("companion.club", "psycopg", "http",
-                                                  "urllib", "socket"))}
+    assert not {
+        n for n in names if n.startswith(("companion.club", "psycopg", "http", "urllib", "socket"))
+    }
 
 
 def test_the_clubs_sync_and_store_import_no_web_code():

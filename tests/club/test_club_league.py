@@ -17,9 +17,24 @@ from companion.table import TableService
 
 
 def row(players, totals, winners, ended="2026-05-01T20:00:00+00:00", game_id="g1"):
-    return GameRow("T", game_id, 100, "finished", "2026-05-01T19:00:00+00:00", ended,
-                   datetime.now(UTC), "new-don", players, "over", [], {}, True, False,
-                   {"totals": totals, "winners": winners}, None)
+    return GameRow(
+        "T",
+        game_id,
+        100,
+        "finished",
+        "2026-05-01T19:00:00+00:00",
+        ended,
+        datetime.now(UTC),
+        "new-don",
+        players,
+        "over",
+        [],
+        {},
+        True,
+        False,
+        {"totals": totals, "winners": winners},
+        None,
+    )
 
 
 def test_places_put_the_winners_first_then_by_points():
@@ -30,10 +45,13 @@ def test_places_put_the_winners_first_then_by_points():
 
 
 def test_a_steady_winner_rates_above_one_lucky_game():
-    games = [row(["Ann", "Bob", "Cid"], {"Ann": 30, "Bob": 20, "Cid": 10}, ["Ann"],
-                 game_id=f"g{i}") for i in range(5)]
-    games.append(row(["Dee", "Bob", "Cid"], {"Dee": 40, "Bob": 20, "Cid": 10}, ["Dee"],
-                     game_id="g9"))
+    games = [
+        row(["Ann", "Bob", "Cid"], {"Ann": 30, "Bob": 20, "Cid": 10}, ["Ann"], game_id=f"g{i}")
+        for i in range(5)
+    ]
+    games.append(
+        row(["Dee", "Bob", "Cid"], {"Dee": 40, "Bob": 20, "Cid": 10}, ["Dee"], game_id="g9")
+    )
     table = standings(games)
     by_name = {s.player: s for s in table}
     ann, dee = by_name["Ann"], by_name["Dee"]
@@ -46,20 +64,35 @@ def test_a_steady_winner_rates_above_one_lucky_game():
 
 
 def test_a_play_for_bg_stats_says_who_played_scored_and_won():
-    game = row(["Ann", "Bob"], {"Ann": 12, "Bob": 30}, ["Bob"],
-               ended="2026-05-01T20:31:00+00:00")
+    game = row(["Ann", "Bob"], {"Ann": 12, "Bob": 30}, ["Bob"], ended="2026-05-01T20:31:00+00:00")
     play = bgstats_play(game, "The Godfather: A New Don")
     assert play["sourceName"] == "Godfather table companion"
     assert play["sourcePlayId"] == "T/g1"
-    assert play["game"] == {"name": "The Godfather: A New Don", "sourceGameId": "new-don",
-                            "highestWins": True, "noPoints": False}
+    assert play["game"] == {
+        "name": "The Godfather: A New Don",
+        "sourceGameId": "new-don",
+        "highestWins": True,
+        "noPoints": False,
+    }
     assert play["durationMin"] == 91
     assert datetime.strptime(play["playDate"], "%Y-%m-%d %H:%M:%S")
     assert play["players"] == [
-        {"name": "Ann", "sourcePlayerId": "Ann", "score": 12.0, "winner": False, "rank": 2,
-         "role": ""},
-        {"name": "Bob", "sourcePlayerId": "Bob", "score": 30.0, "winner": True, "rank": 1,
-         "role": ""},
+        {
+            "name": "Ann",
+            "sourcePlayerId": "Ann",
+            "score": 12.0,
+            "winner": False,
+            "rank": 2,
+            "role": "",
+        },
+        {
+            "name": "Bob",
+            "sourcePlayerId": "Bob",
+            "score": 30.0,
+            "winner": True,
+            "rank": 1,
+            "role": "",
+        },
     ]
 
 
@@ -77,9 +110,11 @@ def test_the_league_page_shows_every_tables_finished_games(club: Club, tmp_path)
             play(service, stopped.id, random.Random(seed), moves=20)
             service.set_status(stopped.id, "finished")
             assert sync.wait_synced(60)
-            ended[name] = ([g.id for g in done], stopped.id,
-                           [service.game(g.id).rules.score(service.game(g.id).state)
-                            for g in done])
+            ended[name] = (
+                [g.id for g in done],
+                stopped.id,
+                [service.game(g.id).rules.score(service.game(g.id).state) for g in done],
+            )
         finally:
             sync.stop()
             service.close()
@@ -99,7 +134,8 @@ def test_the_league_page_shows_every_tables_finished_games(club: Club, tmp_path)
     with urllib.request.urlopen(club.url + "/league/new-don/bgstats.json") as reply:
         exported = json.load(reply)
     assert sorted(p["sourcePlayId"] for p in exported["plays"]) == sorted(
-        f"{t}/{g}" for t in "AB" for g in ended[t][0])
+        f"{t}/{g}" for t in "AB" for g in ended[t][0]
+    )
     with urllib.request.urlopen(club.url + "/api/club/league/new-don") as reply:
         table = json.load(reply)["standings"]
     assert sum(s["plays"] for s in table) == 4 * 4  # four games of four players

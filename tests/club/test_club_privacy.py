@@ -36,8 +36,7 @@ EVERY_GAME = [(g.id, n) for g in games() for n in sorted(set(g.players))]
 
 
 @pytest.mark.parametrize("game_id, players", EVERY_GAME)
-def test_what_the_club_shows_does_not_change_when_every_secret_is_drawn_anew(game_id,
-                                                                             players):
+def test_what_the_club_shows_does_not_change_when_every_secret_is_drawn_anew(game_id, players):
     rules = game_of(game_id)
     rng = random.Random(f"{game_id}{players}")
     setup = rules.setup_from_dict(random_setup(players, game_id=game_id))
@@ -47,8 +46,7 @@ def test_what_the_club_shows_does_not_change_when_every_secret_is_drawn_anew(gam
     while not rules.is_over(state) and len(events) < 600:
         action = rules.random_action(state, rng)
         state = rules.apply(state, action)
-        events.append(StoredEvent("g", len(events), "action", "host", action.to_dict(), None,
-                                  "t"))
+        events.append(StoredEvent("g", len(events), "action", "host", action.to_dict(), None, "t"))
         if rng.random() < 0.15 and not rules.is_over(state):
             game = load_game("g", "t", "active", events, GameFiles)
             seen = shown(game)
@@ -80,8 +78,7 @@ def test_the_pages_read_only_the_public_summaries(club: Club, table_dir):
         db.execute("DROP ROLE IF EXISTS club_pages_test")
         db.execute("CREATE ROLE club_pages_test LOGIN")
         db.execute("GRANT SELECT ON club_games TO club_pages_test")
-        db.execute("GRANT SELECT (name, created_at, last_seen) ON club_tables "
-                   "TO club_pages_test")
+        db.execute("GRANT SELECT (name, created_at, last_seen) ON club_tables TO club_pages_test")
     pages_url = re.sub(r"//[^@]+@", "//club_pages_test@", club.db)
     with psycopg.connect(pages_url) as db, pytest.raises(psycopg.errors.InsufficientPrivilege):
         db.execute("SELECT payload FROM club_events LIMIT 1")
@@ -89,10 +86,19 @@ def test_the_pages_read_only_the_public_summaries(club: Club, table_dir):
     store = ClubStore(pages_url, migrate=False)
     running = start_in_thread(create_club_app(store), threads=64)
     try:
-        for path in ("/", f"/tables/table-1/{finished.id}", f"/tables/table-1/{playing.id}",
-                     "/finished", "/league", "/league/new-don", "/league/cash-n-guns",
-                     "/league/new-don/bgstats.json", "/api/club/live", "/api/club/finished",
-                     "/api/club/league/new-don"):
+        for path in (
+            "/",
+            f"/tables/table-1/{finished.id}",
+            f"/tables/table-1/{playing.id}",
+            "/finished",
+            "/league",
+            "/league/new-don",
+            "/league/cash-n-guns",
+            "/league/new-don/bgstats.json",
+            "/api/club/live",
+            "/api/club/finished",
+            "/api/club/league/new-don",
+        ):
             with urllib.request.urlopen(running.url + path) as reply:
                 assert reply.status == 200, path
     finally:

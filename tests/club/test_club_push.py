@@ -48,7 +48,8 @@ def test_the_primary_key_is_table_game_seq(club: Club):
         columns = db.execute(
             "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid "
             "AND a.attnum = ANY(i.indkey) WHERE i.indrelid = 'club_events'::regclass "
-            "AND i.indisprimary ORDER BY array_position(i.indkey, a.attnum)").fetchall()
+            "AND i.indisprimary ORDER BY array_position(i.indkey, a.attnum)"
+        ).fetchall()
     assert [c[0] for c in columns] == ["table_name", "game_id", "seq"]
 
 
@@ -100,24 +101,76 @@ def test_racing_retries_of_one_push_keep_one_copy(club: Club, logged):
     assert [r[0] for r in club.rows("table-1", game_id)] == list(range(50))
 
 
-@pytest.mark.parametrize("bad, why", [
-    ({"events": []}, "1 to"),
-    ({"events": "x"}, "events"),
-    ({"events": [{"seq": 0, "kind": "action", "actor": "host", "payload": {},
-                  "created_at": "t"}]}, "setup"),
-    ({"events": [{"seq": 1, "kind": "setup", "actor": "host", "payload": {},
-                  "created_at": "t"}]}, "setup"),
-    ({"events": [{"seq": 0, "kind": "nonsense", "actor": "host", "payload": {},
-                  "created_at": "t"}]}, "kind"),
-    ({"events": [{"seq": -1, "kind": "action", "actor": "host", "payload": {},
-                  "created_at": "t"}]}, "seq"),
-    ({"events": [{"seq": 0, "kind": "setup", "actor": "host", "payload": [],
-                  "created_at": "t"}]}, "payload"),
-    ({"events": [{"seq": 0, "kind": "setup", "actor": "", "payload": {},
-                  "created_at": "t"}]}, "actor"),
-    ({"events": [{"seq": 0, "kind": "setup", "actor": "host", "payload": {},
-                  "created_at": "t"}], "status": "won"}, "status"),
-])
+@pytest.mark.parametrize(
+    "bad, why",
+    [
+        ({"events": []}, "1 to"),
+        ({"events": "x"}, "events"),
+        (
+            {
+                "events": [
+                    {"seq": 0, "kind": "action", "actor": "host", "payload": {}, "created_at": "t"}
+                ]
+            },
+            "setup",
+        ),
+        (
+            {
+                "events": [
+                    {"seq": 1, "kind": "setup", "actor": "host", "payload": {}, "created_at": "t"}
+                ]
+            },
+            "setup",
+        ),
+        (
+            {
+                "events": [
+                    {
+                        "seq": 0,
+                        "kind": "nonsense",
+                        "actor": "host",
+                        "payload": {},
+                        "created_at": "t",
+                    }
+                ]
+            },
+            "kind",
+        ),
+        (
+            {
+                "events": [
+                    {"seq": -1, "kind": "action", "actor": "host", "payload": {}, "created_at": "t"}
+                ]
+            },
+            "seq",
+        ),
+        (
+            {
+                "events": [
+                    {"seq": 0, "kind": "setup", "actor": "host", "payload": [], "created_at": "t"}
+                ]
+            },
+            "payload",
+        ),
+        (
+            {
+                "events": [
+                    {"seq": 0, "kind": "setup", "actor": "", "payload": {}, "created_at": "t"}
+                ]
+            },
+            "actor",
+        ),
+        (
+            {
+                "events": [
+                    {"seq": 0, "kind": "setup", "actor": "host", "payload": {}, "created_at": "t"}
+                ],
+                "status": "won",
+            },
+            "status",
+        ),
+    ],
+)
 def test_a_malformed_push_is_refused_and_names_what_is_wrong(club: Club, logged, bad, why):
     client, game_id, _ = logged
     with pytest.raises(ClubRefused) as refused:
@@ -159,8 +212,12 @@ def test_hostile_bodies_are_refused_before_anything_is_read(club: Club, logged):
 
     def send(body: bytes, content_type: str = "application/json") -> tuple[int, bytes]:
         conn = http.client.HTTPConnection("127.0.0.1", club.port, timeout=10)
-        conn.request("POST", push_path(game_id), body=body, headers={
-            "Authorization": f"Bearer {token}", "Content-Type": content_type})
+        conn.request(
+            "POST",
+            push_path(game_id),
+            body=body,
+            headers={"Authorization": f"Bearer {token}", "Content-Type": content_type},
+        )
         reply = conn.getresponse()
         out = reply.status, reply.read()
         conn.close()
@@ -174,9 +231,11 @@ def test_hostile_bodies_are_refused_before_anything_is_read(club: Club, logged):
     # A body announced as 5 MB is refused from its Content-Length, before it is sent.
     conn = http.client.HTTPConnection("127.0.0.1", club.port, timeout=10)
     conn.putrequest("POST", push_path(game_id))
-    for name, value in (("Authorization", f"Bearer {token}"),
-                        ("Content-Type", "application/json"),
-                        ("Content-Length", str(5 * 1024 * 1024))):
+    for name, value in (
+        ("Authorization", f"Bearer {token}"),
+        ("Content-Type", "application/json"),
+        ("Content-Length", str(5 * 1024 * 1024)),
+    ):
         conn.putheader(name, value)
     conn.endheaders()
     assert conn.getresponse().status == 413

@@ -34,8 +34,14 @@ def backed_up(club: Club, tmp_path):
     # A correction (the host re-enters a roll as it was read): an event of its own.
     game = service.game(playing.id)
     seq, roll = next((s, a) for s, a in reversed(game.effective) if game.rules.is_roll(a))
-    service.correct(playing.id, actor="host", target=seq, action=roll.to_dict(),
-                    why="the die was read twice", expected_seq=game.seq)
+    service.correct(
+        playing.id,
+        actor="host",
+        target=seq,
+        action=roll.to_dict(),
+        why="the die was read twice",
+        expected_seq=game.seq,
+    )
     sync = ClubSync(service, club.url, club.tokens["A"]).start()
     assert sync.wait_synced(60)
     sync.stop()
@@ -43,8 +49,7 @@ def backed_up(club: Club, tmp_path):
     service.close()
 
 
-def test_a_lost_table_is_restored_and_replays_to_the_same_state(club: Club, backed_up,
-                                                                 tmp_path):
+def test_a_lost_table_is_restored_and_replays_to_the_same_state(club: Club, backed_up, tmp_path):
     original, ids = backed_up
     client = ClubClient(club.url, club.tokens["A"])
     report = restore(client, tmp_path / "new-card")
@@ -59,8 +64,9 @@ def test_a_lost_table_is_restored_and_replays_to_the_same_state(club: Club, back
             assert now.state == was.state
             assert (now.status, now.seq, now.effective) == (was.status, was.seq, was.effective)
             assert now.record() == was.record()
-        assert [g.id for g in restored.games(include_archived=True)] == \
-            [g.id for g in original.games(include_archived=True)]
+        assert [g.id for g in restored.games(include_archived=True)] == [
+            g.id for g in original.games(include_archived=True)
+        ]
         # ... and play goes on where it was.
         playing = ids[1]
         play(restored, playing, random.Random(22), moves=3)
@@ -69,8 +75,7 @@ def test_a_lost_table_is_restored_and_replays_to_the_same_state(club: Club, back
         restored.close()
 
 
-def test_a_restore_leaves_the_games_a_folder_has_as_they_are(club: Club, backed_up,
-                                                             tmp_path):
+def test_a_restore_leaves_the_games_a_folder_has_as_they_are(club: Club, backed_up, tmp_path):
     _original, ids = backed_up
     client = ClubClient(club.url, club.tokens["A"])
     first = restore(client, tmp_path / "card")
@@ -78,8 +83,7 @@ def test_a_restore_leaves_the_games_a_folder_has_as_they_are(club: Club, backed_
     assert len(first.restored) == 3 and not second.restored and sorted(second.kept) == sorted(ids)
 
 
-def test_the_admin_can_restore_a_table_whose_token_is_lost_too(club: Club, backed_up,
-                                                                 tmp_path):
+def test_the_admin_can_restore_a_table_whose_token_is_lost_too(club: Club, backed_up, tmp_path):
     _original, ids = backed_up
     admin = ClubClient(club.url, club.admin_key)
     report = restore(admin, tmp_path / "card", table="A")
@@ -93,12 +97,13 @@ def test_another_tables_token_restores_nothing_of_it(club: Club, backed_up, tmp_
     with pytest.raises(ClubRefused) as refused:
         restore(other, tmp_path / "b", table="A")
     assert refused.value.status == 403
-    assert not (tmp_path / "b" / "companion.sqlite3").exists() or \
-        TableService(tmp_path / "b").games(include_archived=True) == []
+    assert (
+        not (tmp_path / "b" / "companion.sqlite3").exists()
+        or TableService(tmp_path / "b").games(include_archived=True) == []
+    )
 
 
-def test_a_restored_table_syncs_on_without_sending_anything_twice(club: Club, backed_up,
-                                                                  tmp_path):
+def test_a_restored_table_syncs_on_without_sending_anything_twice(club: Club, backed_up, tmp_path):
     _original, ids = backed_up
     restore(ClubClient(club.url, club.tokens["A"]), tmp_path / "card")
     service = TableService(tmp_path / "card")

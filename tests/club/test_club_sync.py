@@ -56,8 +56,9 @@ def test_a_game_in_play_is_shown_live_as_it_goes(club: Club, table_dir):
         here = service.game(game.id)
         assert row is not None and row.seq == here.seq and row.can_go_on
         assert row.progress == here.rules.progress(here.state)
-        assert row.waiting == [{"player": w.player, "does": w.does}
-                               for w in here.rules.waiting_for(here.state)]
+        assert row.waiting == [
+            {"player": w.player, "does": w.does} for w in here.rules.waiting_for(here.state)
+        ]
         assert row.scores is None  # a game that can go on shows no score
         assert [r.game_id for r in club.store.live()] == [game.id]
     finally:
@@ -95,8 +96,7 @@ def test_through_a_cut_the_table_plays_on_and_catches_up(club: Club, table_dir, 
         service.close()
 
 
-def test_cuts_in_the_middle_of_pushes_lose_and_duplicate_nothing(club: Club, table_dir,
-                                                                 network):
+def test_cuts_in_the_middle_of_pushes_lose_and_duplicate_nothing(club: Club, table_dir, network):
     club.add_table("table-1")
     link = network.link(club.port)
     service = TableService(table_dir)
@@ -152,8 +152,7 @@ def test_a_restarted_table_resumes_where_the_club_is(club: Club, table_dir, netw
         service.close()
 
 
-def test_a_table_whose_log_is_not_the_one_backed_up_is_told_and_left_alone(club: Club,
-                                                                          tmp_path):
+def test_a_table_whose_log_is_not_the_one_backed_up_is_told_and_left_alone(club: Club, tmp_path):
     """A second Pi given the same token (or a card set up anew) makes a game with an id the
     club has: its events differ, so the club refuses them rather than mixing two histories."""
     club.add_table("table-1")
@@ -167,9 +166,12 @@ def test_a_table_whose_log_is_not_the_one_backed_up_is_told_and_left_alone(club:
     # Another Pi whose log has a game under the same id, with another history.
     other_dir = tmp_path / "two"
     twin = TableService(other_dir)
-    twin.storage.create_game(game.id, "2026-01-01T00:00:00.000+00:00",
-                             {"type": "setup", "game": "new-don",
-                              "players": ["Ann", "Bob", "Cid"]}, "host")
+    twin.storage.create_game(
+        game.id,
+        "2026-01-01T00:00:00.000+00:00",
+        {"type": "setup", "game": "new-don", "players": ["Ann", "Bob", "Cid"]},
+        "host",
+    )
     twin.close()
     twin = TableService(other_dir)
     play(twin, game.id, random.Random(7), moves=12)

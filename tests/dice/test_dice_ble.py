@@ -51,8 +51,9 @@ def radio_for() -> Iterator[Callable[..., BleRadio]]:
     radios: list[BleRadio] = []
 
     def make(air: FakeAir, **kw: object) -> BleRadio:
-        radio = BleRadio(scanner_backend=air.scanner_backend, client_backend=air.client_backend,
-                         **kw)  # type: ignore[arg-type]
+        radio = BleRadio(
+            scanner_backend=air.scanner_backend, client_backend=air.client_backend, **kw
+        )  # type: ignore[arg-type]
         radios.append(radio)
         return radio
 
@@ -69,8 +70,9 @@ def until(what: Callable[[], bool], timeout: float = 5.0) -> None:
 
 
 def test_pixels_in_advert_mode_count_each_roll_once(radio_for: Callable[..., BleRadio]) -> None:
-    air = FakeAir([FakePixel("AA:01", 0x1001), FakePixel("AA:02", 0x1002, legacy=True)],
-                  interval=0.01)
+    air = FakeAir(
+        [FakePixel("AA:01", 0x1001), FakePixel("AA:02", 0x1002, legacy=True)], interval=0.01
+    )
     got = Readings()
     radio = radio_for(air)
     PixelsSource(radio, got)
@@ -81,10 +83,8 @@ def test_pixels_in_advert_mode_count_each_roll_once(radio_for: Callable[..., Ble
         air.run(air.devices["AA:01"].roll(face, 0.01)).result()
         air.run(air.devices["AA:02"].roll(7 - face, 0.01)).result()
     time.sleep(0.1)  # adverts repeat every 10 ms: none of the repeats may count
-    assert got.results("00001001") == [("00001001", 4, 1), ("00001001", 4, 2),
-                                       ("00001001", 2, 3)]
-    assert got.results("00001002") == [("00001002", 3, 1), ("00001002", 3, 2),
-                                       ("00001002", 5, 3)]
+    assert got.results("00001001") == [("00001001", 4, 1), ("00001001", 4, 2), ("00001001", 2, 3)]
+    assert got.results("00001002") == [("00001002", 3, 1), ("00001002", 3, 2), ("00001002", 5, 3)]
 
 
 def test_handling_a_die_is_not_a_roll(radio_for: Callable[..., BleRadio]) -> None:
@@ -123,7 +123,8 @@ def test_33_pixels_advertising_at_once(radio_for: Callable[..., BleRadio]) -> No
 
 
 def test_a_pixel_read_connected_and_its_link_dropping_mid_roll(
-        radio_for: Callable[..., BleRadio]) -> None:
+    radio_for: Callable[..., BleRadio],
+) -> None:
     die = FakePixel("AA:01", 0x1001, legacy=True)
     air = FakeAir([die], interval=0.01)
     got = Readings()
@@ -155,17 +156,21 @@ def test_blinking_a_die_read_from_adverts(radio_for: Callable[..., BleRadio]) ->
     until(lambda: "00001001" in source.addresses)
     assert radio.submit(source.blink("00001001")).result(2)
     assert die.client is None  # let go again: advert mode goes on
-    assert [w[1][0] for w in die.writes] == [pixels.MessageType.WHO_ARE_YOU,
-                                             pixels.MessageType.BLINK]
+    assert [w[1][0] for w in die.writes] == [
+        pixels.MessageType.WHO_ARE_YOU,
+        pixels.MessageType.BLINK,
+    ]
 
 
-def godice_table(radio_for: Callable[..., BleRadio], n: int = 1, **kw: object
-                 ) -> tuple[FakeAir, GoDiceSource, Readings, BleRadio]:
+def godice_table(
+    radio_for: Callable[..., BleRadio], n: int = 1, **kw: object
+) -> tuple[FakeAir, GoDiceSource, Readings, BleRadio]:
     air = FakeAir([FakeGoDice(f"D0:{i:02X}", seed=i) for i in range(n)], interval=0.01)
     got = Readings()
     radio = radio_for(air, **kw)
-    source = GoDiceSource(radio, got, wanted={f"D0:{i:02X}": 0 for i in range(n)},
-                          retry_min=0.01, retry_max=0.05)
+    source = GoDiceSource(
+        radio, got, wanted={f"D0:{i:02X}": 0 for i in range(n)}, retry_min=0.01, retry_max=0.05
+    )
     radio.start()
     return air, source, got, radio
 
@@ -192,7 +197,8 @@ def radio_blink(source: GoDiceSource, die_id: str) -> bool:
 
 
 def test_godice_link_dropping_mid_roll_neither_loses_nor_repeats(
-        radio_for: Callable[..., BleRadio]) -> None:
+    radio_for: Callable[..., BleRadio],
+) -> None:
     air, source, got, _ = godice_table(radio_for)
     die = air.devices["D0:00"]
     assert isinstance(die, FakeGoDice)
@@ -213,7 +219,8 @@ def test_godice_link_dropping_mid_roll_neither_loses_nor_repeats(
 
 
 def test_a_godice_falling_asleep_is_waited_for_not_hammered(
-        radio_for: Callable[..., BleRadio]) -> None:
+    radio_for: Callable[..., BleRadio],
+) -> None:
     air, _source, got, _ = godice_table(radio_for)
     die = air.devices["D0:00"]
     until(lambda: die.client is not None)
@@ -228,7 +235,8 @@ def test_a_godice_falling_asleep_is_waited_for_not_hammered(
 
 
 def test_one_connection_attempt_at_a_time_within_the_slot_budget(
-        radio_for: Callable[..., BleRadio]) -> None:
+    radio_for: Callable[..., BleRadio],
+) -> None:
     air, _source, _got, radio = godice_table(radio_for, 7, slots=5)
     for device in list(air.devices.values())[:3]:
         device.refuse_connections = 1  # "le-connection-abort-by-local" once each
@@ -254,19 +262,32 @@ def test_recorded_packets_with_damage_in_them(radio_for: Callable[..., BleRadio]
     radio.start()
     until(lambda: dice.client is not None)
     c = pixels.COMPANY_ID
-    air.run(air.replay("AA:01", [
-        (0, "adv", {c: bytes.fromhex("06 21 05 00 50")}),  # on face 1: baseline
-        (0, "adv", {c: bytes.fromhex("06 21 03 02 50")}),  # rolling
-        (0, "adv", {c: bytes.fromhex("06 21")}),  # damaged: dropped, logged
-        (0, "adv", {c: bytes.fromhex("06 21 09 02 50")}),  # no such roll state: dropped
-        (0, "adv", {c: bytes.fromhex("06 21 01 04 cd")}),  # rolled, face 5, charging
-        (0, "adv", {c: bytes.fromhex("06 21 01 04 cd")}),  # the same advert again
-    ])).result(2)
-    air.run(air.replay("D0:00", [
-        (0, "notify", b"R"), (0, "notify", b"S\x40"), (0, "notify", b"XYZ"),
-        (0, "notify", b"FS\x00\x40\x00"), (0, "notify", b"S\x05\x3c\xf6"),
-        (0, "notify", b"MS\x40\x00\x00"),  # moved, not rolled
-    ])).result(2)
+    air.run(
+        air.replay(
+            "AA:01",
+            [
+                (0, "adv", {c: bytes.fromhex("06 21 05 00 50")}),  # on face 1: baseline
+                (0, "adv", {c: bytes.fromhex("06 21 03 02 50")}),  # rolling
+                (0, "adv", {c: bytes.fromhex("06 21")}),  # damaged: dropped, logged
+                (0, "adv", {c: bytes.fromhex("06 21 09 02 50")}),  # no such roll state: dropped
+                (0, "adv", {c: bytes.fromhex("06 21 01 04 cd")}),  # rolled, face 5, charging
+                (0, "adv", {c: bytes.fromhex("06 21 01 04 cd")}),  # the same advert again
+            ],
+        )
+    ).result(2)
+    air.run(
+        air.replay(
+            "D0:00",
+            [
+                (0, "notify", b"R"),
+                (0, "notify", b"S\x40"),
+                (0, "notify", b"XYZ"),
+                (0, "notify", b"FS\x00\x40\x00"),
+                (0, "notify", b"S\x05\x3c\xf6"),
+                (0, "notify", b"MS\x40\x00\x00"),  # moved, not rolled
+            ],
+        )
+    ).result(2)
     got.wait(lambda items: len(got.results()) == 2)
     time.sleep(0.05)
     assert got.results() == [("00001001", 5, 1), ("D0:00", 3, 1)]
@@ -280,13 +301,26 @@ def test_a_legacy_company_id_alone_is_not_a_pixel(radio_for: Callable[..., BleRa
 
     from companion.dice.pixels_source import read_advert
 
-    stranger = AdvertisementData("Thermo", {0xFFFF: b"\x06\x21\x01\x04\xcd"}, {}, [], None,
-                                 -50, ())
+    stranger = AdvertisementData("Thermo", {0xFFFF: b"\x06\x21\x01\x04\xcd"}, {}, [], None, -50, ())
     assert read_advert(stranger) is None
-    godice_named = AdvertisementData("GoDice_1A2B3C_R_v03", {0xFFFF: b"\x06\x21\x01\x04\xcd"},
-                                     {}, [pixels.LEGACY_SERVICE], None, -50, ())
+    godice_named = AdvertisementData(
+        "GoDice_1A2B3C_R_v03",
+        {0xFFFF: b"\x06\x21\x01\x04\xcd"},
+        {},
+        [pixels.LEGACY_SERVICE],
+        None,
+        -50,
+        (),
+    )
     assert read_advert(godice_named) is None
-    legacy = AdvertisementData("Pixel", {0xFFFF: b"\x06\x21\x01\x04\xcd"},
-                               {pixels.INFO_SERVICE_DATA: bytes(8)}, [], None, -50, ())
+    legacy = AdvertisementData(
+        "Pixel",
+        {0xFFFF: b"\x06\x21\x01\x04\xcd"},
+        {pixels.INFO_SERVICE_DATA: bytes(8)},
+        [],
+        None,
+        -50,
+        (),
+    )
     found = read_advert(legacy)
     assert found is not None and found.legacy and found.status.face_index == 4

@@ -14,7 +14,8 @@ from companion.dice.errors import DiceProtocolError
 # --- Pixels ----------------------------------------------------------------------------------
 
 NAT20_I_AM_A_DIE = bytes.fromhex(
-    "02 14 0b 00 12 a6 be b3 5a 8a f0 06 30 1e 17 87 88 64 01 05 4f 00")
+    "02 14 0b 00 12 a6 be b3 5a 8a f0 06 30 1e 17 87 88 64 01 05 4f 00"
+)
 
 
 def test_the_captured_legacy_i_am_a_die_from_nat20() -> None:
@@ -28,8 +29,9 @@ def test_the_captured_legacy_i_am_a_die_from_nat20() -> None:
 
 def test_advert_manufacturer_and_service_data() -> None:
     status = pixels.decode_manufacturer_data(bytes.fromhex("06 21 01 04 cd"))
-    assert status == pixels.AdvertStatus(6, pixels.DieType.D6, "onyxBlack",
-                                         pixels.RollState.ROLLED, 4, 77, True)
+    assert status == pixels.AdvertStatus(
+        6, pixels.DieType.D6, "onyxBlack", pixels.RollState.ROLLED, 4, 77, True
+    )
     assert pixels.face_value(status.die_type, status.face_index, None) == 5
     identity = pixels.decode_service_data(bytes.fromhex("78 56 34 12 00 39 3c 67"))
     assert identity == pixels.AdvertIdentity(0x12345678, 1732000000)
@@ -39,9 +41,11 @@ def test_advert_manufacturer_and_service_data() -> None:
 
 def test_roll_state_battery_rssi_acks_and_other_messages() -> None:
     assert pixels.decode_message(bytes.fromhex("03 01 04")) == pixels.RollStateMessage(
-        pixels.RollState.ROLLED, 4)
+        pixels.RollState.ROLLED, 4
+    )
     assert pixels.decode_message(bytes.fromhex("22 4b 02")) == pixels.BatteryLevel(
-        75, pixels.BatteryState.CHARGING)
+        75, pixels.BatteryState.CHARGING
+    )
     assert pixels.decode_message(bytes.fromhex("24 c4")) == pixels.Rssi(-60)
     assert pixels.decode_message(b"\x1e") == pixels.Ack(pixels.MessageType.BLINK)
     assert pixels.decode_message(b"\x42") == pixels.Ack(pixels.MessageType.BLINK_ID)
@@ -50,7 +54,8 @@ def test_roll_state_battery_rssi_acks_and_other_messages() -> None:
 
 def test_commands_are_the_documented_bytes() -> None:
     assert pixels.blink(3, 1000, 0xFF0000, 0xFFFFFFFF, 0, 1) == bytes.fromhex(
-        "1d 03 e8 03 00 00 ff 00 ff ff ff ff 00 01")
+        "1d 03 e8 03 00 00 ff 00 ff ff ff ff 00 01"
+    )
     assert pixels.who_are_you() == b"\x01"
     assert pixels.request_roll_state() == b"\x17"
     assert pixels.request_battery_level() == b"\x21"
@@ -59,9 +64,18 @@ def test_commands_are_the_documented_bytes() -> None:
 
 @pytest.mark.parametrize("legacy", [True, False])
 def test_i_am_a_die_round_trips_in_both_layouts(legacy: bool) -> None:
-    die = pixels.IAmADie(0xCAFE0001, pixels.DieType.D6, 6, "auroraSky", 1732000000,
-                         pixels.RollState.ON_FACE, 2, 55, pixels.BatteryState.OK,
-                         "" if legacy else "Red 1")
+    die = pixels.IAmADie(
+        0xCAFE0001,
+        pixels.DieType.D6,
+        6,
+        "auroraSky",
+        1732000000,
+        pixels.RollState.ON_FACE,
+        2,
+        55,
+        pixels.BatteryState.OK,
+        "" if legacy else "Red 1",
+    )
     data = pixels.encode_i_am_a_die(die, legacy=legacy)
     assert len(data) == 22 if legacy else len(data) > 22
     assert pixels.decode_message(data) == die
@@ -70,30 +84,40 @@ def test_i_am_a_die_round_trips_in_both_layouts(legacy: bool) -> None:
 def test_both_uuid_generations() -> None:
     assert pixels.uuids(False) == (pixels.SERVICE, pixels.NOTIFY, pixels.WRITE)
     assert pixels.uuids(True) == ("6e400001-b5a3-f393-e0a9-e50e24dcca9e",) * 2 + (
-        "6e400002-b5a3-f393-e0a9-e50e24dcca9e",)
+        "6e400002-b5a3-f393-e0a9-e50e24dcca9e",
+    )
     assert (pixels.COMPANY_ID, pixels.LEGACY_COMPANY_ID) == (0x0D39, 0xFFFF)
 
 
 def test_old_firmware_numbers_d6_faces_in_another_order() -> None:
     old = pixels.FW_2023_11_17
     assert [pixels.face_value(pixels.DieType.D6, i, old) for i in range(6)] == [1, 5, 4, 3, 2, 6]
-    assert [pixels.face_value(pixels.DieType.D6, i, old + 1) for i in range(6)] == [1, 2, 3, 4,
-                                                                                    5, 6]
+    assert [pixels.face_value(pixels.DieType.D6, i, old + 1) for i in range(6)] == [
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+    ]
     assert [pixels.face_value(pixels.DieType.D4, i, old) for i in (0, 2, 3, 5)] == [1, 3, 2, 4]
     assert pixels.face_value(pixels.DieType.D10, 0, None) == 0
     assert pixels.face_value(pixels.DieType.D00, 3, None) == 30
     assert pixels.die_type_of(0, 21) is pixels.DieType.D6PIPPED
 
 
-@pytest.mark.parametrize(("data", "words"), [
-    (b"", "0 bytes"),
-    (b"\x03\x01", "RollState"),
-    (b"\x03\x09\x01", "roll state 9"),
-    (b"\x22\x65\x00", "over 100"),
-    (b"\x02\x14\x0b", "chunk"),
-    (b"\x02" + b"\x05\x00\x00\x00\x00" * 3, "3 chunks"),
-    (b"\x24", "Rssi"),
-])
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (b"", "0 bytes"),
+        (b"\x03\x01", "RollState"),
+        (b"\x03\x09\x01", "roll state 9"),
+        (b"\x22\x65\x00", "over 100"),
+        (b"\x02\x14\x0b", "chunk"),
+        (b"\x02" + b"\x05\x00\x00\x00\x00" * 3, "3 chunks"),
+        (b"\x24", "Rssi"),
+    ],
+)
 def test_short_or_impossible_messages_are_a_clear_error(data: bytes, words: str) -> None:
     with pytest.raises(DiceProtocolError, match=words):
         pixels.decode_message(data)
@@ -112,8 +136,11 @@ def test_short_advert_data_is_a_clear_error() -> None:
 
 @given(st.binary(max_size=40))
 def test_no_bytes_crash_the_pixels_decoders(data: bytes) -> None:
-    for decode in (pixels.decode_message, pixels.decode_manufacturer_data,
-                   pixels.decode_service_data):
+    for decode in (
+        pixels.decode_message,
+        pixels.decode_manufacturer_data,
+        pixels.decode_service_data,
+    ):
         with contextlib.suppress(DiceProtocolError):
             decode(data)
 
@@ -123,13 +150,16 @@ def test_no_bytes_crash_the_pixels_decoders(data: bytes) -> None:
 
 def test_golden_vectors() -> None:
     assert godice.decode_notification(bytes.fromhex("53 40 00 00")) == godice.Settled(
-        godice.Stable.STABLE, (64, 0, 0))
+        godice.Stable.STABLE, (64, 0, 0)
+    )
     assert godice.face_from_vector((64, 0, 0)) == 6
     tilt = godice.decode_notification(bytes.fromhex("54 53 c0 00 00"))
     assert tilt == godice.Settled(godice.Stable.TILT, (-64, 0, 0))
     assert godice.face_from_vector(tilt.vector) == 1
-    assert godice.face_from_vector(godice.decode_notification(bytes.fromhex("53 05 3c f6"))
-                                   .vector) == 3
+    assert (
+        godice.face_from_vector(godice.decode_notification(bytes.fromhex("53 05 3c f6")).vector)
+        == 3
+    )
 
 
 def test_every_notification_type() -> None:
@@ -142,31 +172,44 @@ def test_every_notification_type() -> None:
     assert d(b"Char\x01") == godice.Charging(True)
     assert d(b"Tap") == godice.Tap()
     assert d(b"DTap") == godice.Tap(double=True)
-    for msg in (godice.RollStarted(), godice.Settled(godice.Stable.TILT, (1, -2, 3)),
-                godice.Battery(5), godice.Colour(4), godice.Charging(False), godice.Tap(True)):
+    for msg in (
+        godice.RollStarted(),
+        godice.Settled(godice.Stable.TILT, (1, -2, 3)),
+        godice.Battery(5),
+        godice.Colour(4),
+        godice.Charging(False),
+        godice.Tap(True),
+    ):
         assert d(godice.encode_notification(msg)) == msg
 
 
 def test_godice_commands_are_the_documented_bytes() -> None:
     assert godice.init_message() == bytes.fromhex("19 1e 03 32 32 00 ff 00 01 00")
     assert godice.blink(2, 300, 200, (255, 0, 0), False, 1) == bytes.fromhex(
-        "10 02 1e 14 ff 00 00 00 01")
+        "10 02 1e 14 ff 00 00 00 01"
+    )
     assert godice.leds_on((1, 2, 3)) == bytes.fromhex("08 01 02 03 01 02 03")
     assert (godice.REQUEST_BATTERY, godice.REQUEST_COLOUR, godice.LEDS_OFF) == (
-        b"\x03", b"\x17", b"\x14")
+        b"\x03",
+        b"\x17",
+        b"\x14",
+    )
 
 
-@pytest.mark.parametrize(("data", "words"), [
-    (b"", "0 bytes"),
-    (b"S\x40", "2 bytes, expected 4 bytes"),
-    (b"S\x40\x00\x00\x00", "5 bytes, expected 4 bytes"),
-    (b"TS\x40", "GoDice TS"),
-    (b"Bat", "GoDice battery"),
-    (b"Bat\xc8", "over 100"),
-    (b"Col", "GoDice colour"),
-    (b"Char", "GoDice charging"),
-    (b"X", "no known prefix"),
-])
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (b"", "0 bytes"),
+        (b"S\x40", "2 bytes, expected 4 bytes"),
+        (b"S\x40\x00\x00\x00", "5 bytes, expected 4 bytes"),
+        (b"TS\x40", "GoDice TS"),
+        (b"Bat", "GoDice battery"),
+        (b"Bat\xc8", "over 100"),
+        (b"Col", "GoDice colour"),
+        (b"Char", "GoDice charging"),
+        (b"X", "no known prefix"),
+    ],
+)
 def test_short_or_unknown_notifications_are_a_clear_error(data: bytes, words: str) -> None:
     with pytest.raises(DiceProtocolError, match=words):
         godice.decode_notification(data)

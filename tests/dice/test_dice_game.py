@@ -67,8 +67,9 @@ def build_table() -> tuple[FakeAir, Assignment, dict[str, list[FakeDevice]]]:
 class TableRobot:
     """The people at the table: roll what is asked, on the dice they own."""
 
-    def __init__(self, svc: DiceService, air: FakeAir, dice: dict[str, list[FakeDevice]],
-                 rng: random.Random) -> None:
+    def __init__(
+        self, svc: DiceService, air: FakeAir, dice: dict[str, list[FakeDevice]], rng: random.Random
+    ) -> None:
         self.svc, self.air, self.dice, self.rng = svc, air, dice, rng
         self.colour = dict(SEATS)
         self.wanted: queue.Queue[RollWanted] = queue.Queue()
@@ -123,8 +124,14 @@ class TableRobot:
 def test_a_whole_game_rolled_on_smart_dice(tmp_path: Path) -> None:
     rng = random.Random(7)
     air, assignment, dice = build_table()
-    svc = DiceService(tmp_path, "test-table", sources=["pixels", "godice"], radio=BleRadio(
-        scanner_backend=air.scanner_backend, client_backend=air.client_backend, slots=5))
+    svc = DiceService(
+        tmp_path,
+        "test-table",
+        sources=["pixels", "godice"],
+        radio=BleRadio(
+            scanner_backend=air.scanner_backend, client_backend=air.client_backend, slots=5
+        ),
+    )
     svc.assignment.dice.update(assignment.dice)
     svc.assignment.settings.update(assignment.settings)
     svc.godice.wanted.update({r.die_id: 0 for r in assignment.dice if r.source == "godice"})

@@ -71,11 +71,16 @@ def test_the_roll_off_comes_from_each_familys_dice() -> None:
     at_rest(hub, "red1", "blue1", "green1")
     hub.expect(NEW_DON, SEATS, setup_state())
     assert {(e.player, e.does) for e in events if isinstance(e, RollWanted)} == {
-        ("Maria", "godfather_roll"), ("Johnny", "godfather_roll"), ("Claire", "godfather_roll")}
+        ("Maria", "godfather_roll"),
+        ("Johnny", "godfather_roll"),
+        ("Claire", "godfather_roll"),
+    }
     roll(hub, clock, "blue1", 4)
     roll(hub, clock, "red1", 6)
-    assert [hub.actions.get_nowait() for _ in range(2)] == [GodfatherRoll("Johnny", 4),
-                                                           GodfatherRoll("Maria", 6)]
+    assert [hub.actions.get_nowait() for _ in range(2)] == [
+        GodfatherRoll("Johnny", 4),
+        GodfatherRoll("Maria", 6),
+    ]
 
 
 def test_a_roll_completes_when_all_dice_settled_and_none_still_tumbles() -> None:
@@ -162,7 +167,8 @@ def test_a_void_starts_a_roll_again_when_the_dice_missed_part_of_it() -> None:
     assert hub.void("Johnny")
     assert hub.progress("Johnny") == (0, 5)
     assert [(e.player, e.does, e.dice) for e in events if isinstance(e, RollWanted)] == [
-        ("Johnny", "roll", 5)]
+        ("Johnny", "roll", 5)
+    ]
     clock.now += 1
     hub.feed(DieReading("pixels", "blue5", DieState.SETTLED, face=3, roll=1))  # from before
     assert hub.progress("Johnny") == (0, 5)
@@ -195,8 +201,9 @@ def test_red_dice_are_for_vegas_and_for_whoever_won_them() -> None:
         roll(hub, clock, f"vegas{i}", i + 2)
     assert hub.actions.get_nowait() == VegasRoll("Maria", (3, 4, 5))
     # Two players rolling red dice at once: a person says whose die it is.
-    players = tuple(replace(p, to_roll=6, vegas_taken=(4,)) if p.name != "Maria" else p
-                    for p in state.players)
+    players = tuple(
+        replace(p, to_roll=6, vegas_taken=(4,)) if p.name != "Maria" else p for p in state.players
+    )
     state = replace(state, phase=Phase.ROLL, players=players, moves=state.moves + 1)
     hub.expect(NEW_DON, SEATS, state)
     for i in range(1, 6):
@@ -205,8 +212,7 @@ def test_red_dice_are_for_vegas_and_for_whoever_won_them() -> None:
     whose = [e for e in events if isinstance(e, WhoseDie)]
     assert whose and set(whose[0].candidates) == {"Johnny", "Claire"}
     red = DieRef("pixels", "vegas1")
-    assert {ref: set(who) for ref, who in hub.undecided().items()} == {
-        red: {"Johnny", "Claire"}}
+    assert {ref: set(who) for ref, who in hub.undecided().items()} == {red: {"Johnny", "Claire"}}
     # The answer (from a phone or the host page) must name one of them.
     assert not hub.answer(red, "Maria") and not hub.answer(DieRef("pixels", "vegas2"), "Johnny")
     assert hub.actions.empty()
@@ -244,7 +250,9 @@ def test_phone_entry_on_a_mixed_table() -> None:
     for i in range(1, 6):
         roll(hub, clock, f"blue{i}", 6)
     assert {hub.actions.get_nowait(), hub.actions.get_nowait()} == {
-        Roll("Claire", (1, 2, 3, 4, 5)), Roll("Johnny", (6, 6, 6, 6, 6))}
+        Roll("Claire", (1, 2, 3, 4, 5)),
+        Roll("Johnny", (6, 6, 6, 6, 6)),
+    }
     with pytest.raises(PhoneEntryError, match="no dice to roll"):
         phone.enter("Claire", [1, 2, 3, 4, 5])
 
@@ -256,9 +264,13 @@ def test_unknown_dice_are_reported_once_and_pairing_collects_them(tmp_path: Path
     for die in ("new1", "new1", "new2"):
         roll(hub, clock, die, 3)
     assert [e.ref for e in events if isinstance(e, UnknownDie)] == [
-        DieRef("pixels", "new1"), DieRef("pixels", "new2")]
-    assert pairing.done.is_set() and pairing.found == [DieRef("pixels", "new1"),
-                                                       DieRef("pixels", "new2")]
+        DieRef("pixels", "new1"),
+        DieRef("pixels", "new2"),
+    ]
+    assert pairing.done.is_set() and pairing.found == [
+        DieRef("pixels", "new1"),
+        DieRef("pixels", "new2"),
+    ]
     pairing.commit(hub.assignment)
     store = AssignmentStore(tmp_path)
     store.save("kitchen", hub.assignment)
@@ -283,8 +295,9 @@ def test_sources_owned_as_a_whole_and_by_name() -> None:
 
 def test_simulated_dice_play_through_the_same_path(tmp_path: Path) -> None:
     got: list[object] = []
-    simulated = SourceSpec("simulated", {"sets": NEW_DON.dice_sets(setup_state()),
-                                         "roll_time": 0.01})
+    simulated = SourceSpec(
+        "simulated", {"sets": NEW_DON.dice_sets(setup_state()), "roll_time": 0.01}
+    )
     svc = DiceService(tmp_path, sources=[simulated], on_action=got.append)
     svc.start()
     try:

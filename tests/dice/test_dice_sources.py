@@ -37,20 +37,31 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def fresh_interpreter(code: str) -> str:
     """Run ``code`` in a new Python (nothing imported yet by other tests); its stdout."""
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 
 
-BLUETOOTH_WEB_VISION = ("bleak", "companion.dice.radio", "companion.die.ble_source", "web",
-                        "vision", "flask", "cv2", "serial")
+BLUETOOTH_WEB_VISION = (
+    "bleak",
+    "companion.dice.radio",
+    "companion.die.ble_source",
+    "web",
+    "vision",
+    "flask",
+    "cv2",
+    "serial",
+)
 
 
 def loaded(banned: tuple[str, ...]) -> str:
     """Code printing which of the ``banned`` modules (or packages) the interpreter has loaded."""
-    return (f"import sys\nprint(sorted({{b for b in {banned!r} for m in sys.modules "
-            f"if m == b or m.startswith(b + '.')}}))")
+    return (
+        f"import sys\nprint(sorted({{b for b in {banned!r} for m in sys.modules "
+        f"if m == b or m.startswith(b + '.')}}))"
+    )
 
 
 def test_the_table_service_loads_no_bluetooth_dice_web_or_vision_code():
@@ -116,14 +127,22 @@ def test_every_source_keeps_the_contract(tmp_path):
     service = TableService(tmp_path / "games")
     air = FakeAir()
     radio = BleRadio(scanner_backend=air.scanner_backend, client_backend=air.client_backend)
-    dice = TableDice(service, tmp_path / "dice", mode="bluetooth", radio=radio,
-                     sources=[SourceSpec("diy-serial", {"port": str(tmp_path / "no-tty")}),
-                              "diy-ble"])
+    dice = TableDice(
+        service,
+        tmp_path / "dice",
+        mode="bluetooth",
+        radio=radio,
+        sources=[SourceSpec("diy-serial", {"port": str(tmp_path / "no-tty")}), "diy-ble"],
+    )
     try:
         needs = {s.name: s.needs for s in dice.dice.sources}
-        assert needs == {"phone entry": Need.NOTHING, "Pixels": Need.RADIO,
-                         "GoDice": Need.RADIO, "DIY dice on " + str(tmp_path / "no-tty"):
-                         Need.SERIAL_PORT, "DIY dice over Bluetooth": Need.RADIO}
+        assert needs == {
+            "phone entry": Need.NOTHING,
+            "Pixels": Need.RADIO,
+            "GoDice": Need.RADIO,
+            "DIY dice on " + str(tmp_path / "no-tty"): Need.SERIAL_PORT,
+            "DIY dice over Bluetooth": Need.RADIO,
+        }
         assert all(isinstance(s, DiceSource) for s in dice.dice.sources)
         assert dice.dice.radio is radio and radio.scanning.wait(5)  # one radio for all three
     finally:
@@ -150,8 +169,11 @@ def table(tmp_path: Path) -> Iterator[tuple[TableService, Path]]:
 
 def the_roll(service: TableService, game_id: str, player: str) -> dict:
     until(lambda: any(a.player == player for _, a in service.game(game_id).effective))
-    event = next(e for e in service.game(game_id).events
-                 if e.kind == "action" and e.payload.get("player") == player)
+    event = next(
+        e
+        for e in service.game(game_id).events
+        if e.kind == "action" and e.payload.get("player") == player
+    )
     assert event.actor == "dice"
     return event.payload
 
@@ -166,8 +188,9 @@ def test_a_diy_die_over_bluetooth_is_paired_and_rolls_for_its_family(table):
     radio = BleRadio(scanner_backend=air.scanner_backend, client_backend=air.client_backend)
     dice = TableDice(service, data, mode="phone", radio=radio, tick=0.01, early_grace=0.0)
     try:
-        dice.add_source(SourceSpec("diy-ble", {"address": "auto", "retry_min": 0.01,
-                                               "retry_max": 0.05}))
+        dice.add_source(
+            SourceSpec("diy-ble", {"address": "auto", "retry_min": 0.01, "retry_max": 0.05})
+        )
         until(lambda: maria.client is not None and other.client is not None)
         for module in (maria, other):  # the heartbeat: at rest, a baseline and not a roll
             air.do(lambda m=module: m.report(WireState.SETTLED))
@@ -184,8 +207,11 @@ def test_a_diy_die_over_bluetooth_is_paired_and_rolls_for_its_family(table):
         game = service.create_game(random_setup(3))
         dice.follow(game.id)
         air.run(maria.roll(5)).result(5)
-        assert the_roll(service, game.id, "Maria") == {"type": "godfather_roll",
-                                                       "player": "Maria", "face": 5}
+        assert the_roll(service, game.id, "Maria") == {
+            "type": "godfather_roll",
+            "player": "Maria",
+            "face": 5,
+        }
 
         assert dice.dice.blink(DieRef("diy-ble", "diy-7"))
         until(lambda: maria.commands)
@@ -203,8 +229,13 @@ def test_a_diy_die_at_one_address_leaves_the_other_modules_alone(table):
     wanted, stranger = FakeHM10("C8:FD:19:00:00:07", 7), FakeHM10("C8:FD:19:00:00:09", 9)
     air = FakeAir([wanted, stranger], interval=0.01)
     radio = BleRadio(scanner_backend=air.scanner_backend, client_backend=air.client_backend)
-    dice = TableDice(service, data, mode="phone", radio=radio,
-                     sources=[SourceSpec("diy-ble", {"address": "c8:fd:19:00:00:07"})])
+    dice = TableDice(
+        service,
+        data,
+        mode="phone",
+        radio=radio,
+        sources=[SourceSpec("diy-ble", {"address": "c8:fd:19:00:00:07"})],
+    )
     try:
         until(lambda: wanted.client is not None)
         time.sleep(0.1)
@@ -225,8 +256,9 @@ class Pty:
         self.path = os.ttyname(self.slave)
 
     def send(self, state: WireState, face: int | None, roll: int) -> None:
-        os.write(self.master, encode_frame(encode_message(
-            Reading(0, 4, state, face, roll, 90, "blue"))))
+        os.write(
+            self.master, encode_frame(encode_message(Reading(0, 4, state, face, roll, 90, "blue")))
+        )
 
     def commands(self) -> list[Command]:
         os.set_blocking(self.master, False)
@@ -246,9 +278,14 @@ def test_a_diy_die_on_a_serial_port_rolls_for_the_family_it_is_paired_to(table):
     to Johnny's blue; Blink goes out on that line to that die."""
     service, data = table
     line = Pty()
-    dice = TableDice(service, data, mode="phone", tick=0.01, early_grace=0.0,
-                     sources=[SourceSpec("diy-serial", {"port": line.path,
-                                                        "retry_min": 0.05})])
+    dice = TableDice(
+        service,
+        data,
+        mode="phone",
+        tick=0.01,
+        early_grace=0.0,
+        sources=[SourceSpec("diy-serial", {"port": line.path, "retry_min": 0.05})],
+    )
     try:
         [serial] = dice.dice.of_kind("diy-serial")
         until(lambda: serial.line.connected.is_set())  # type: ignore[attr-defined]
@@ -259,11 +296,19 @@ def test_a_diy_die_on_a_serial_port_rolls_for_the_family_it_is_paired_to(table):
         dice.follow(game.id)
         line.send(WireState.ROLLING, None, 0)
         line.send(WireState.SETTLED, 6, 1)
-        assert the_roll(service, game.id, "Johnny") == {"type": "godfather_roll",
-                                                        "player": "Johnny", "face": 6}
+        assert the_roll(service, game.id, "Johnny") == {
+            "type": "godfather_roll",
+            "player": "Johnny",
+            "face": 6,
+        }
         assert dice.dice.blink(DieRef("diy-serial", "diy-4"))
-        until(lambda: (sent := line.commands()) and sent[0].type is MessageType.BLINK
-              and sent[0].target == 4)
+        until(
+            lambda: (
+                (sent := line.commands())
+                and sent[0].type is MessageType.BLINK
+                and sent[0].target == 4
+            )
+        )
         assert not dice.dice.blink(DieRef("diy-serial", "diy-5"))  # never heard on this line
     finally:
         dice.stop()
@@ -281,11 +326,16 @@ def tray_photo(centre: tuple[float, float], face: int, angle: float, seed: int):
     import numpy as np
 
     rng = np.random.default_rng(seed)
-    img = np.clip(np.full((320, 320, 3), 200, np.float32) + rng.normal(0, 2.0, (320, 320, 3)),
-                  0, 255).astype(np.uint8)
+    img = np.clip(
+        np.full((320, 320, 3), 200, np.float32) + rng.normal(0, 2.0, (320, 320, 3)), 0, 255
+    ).astype(np.uint8)
     side = 36
-    cv2.fillConvexPoly(img, cv2.boxPoints((centre, (side, side), angle)).astype(np.int32),
-                       (40, 40, 200), cv2.LINE_AA)
+    cv2.fillConvexPoly(
+        img,
+        cv2.boxPoints((centre, (side, side), angle)).astype(np.int32),
+        (40, 40, 200),
+        cv2.LINE_AA,
+    )
     t = np.deg2rad(angle)
     turn = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
     for gx, gy in PIPS[face]:
@@ -317,7 +367,10 @@ def test_a_camera_from_the_vision_layer_rolls_for_the_player_behind_its_screen(t
         dice.follow(game.id)
         camera = dice.add_source(SourceSpec("camera", {"spec": str(shots), "owner": "Maria"}))
         assert (camera.name, camera.needs) == ("camera cam0 (Maria)", Need.CAMERA)
-        assert the_roll(service, game.id, "Maria") == {"type": "godfather_roll",
-                                                       "player": "Maria", "face": 5}
+        assert the_roll(service, game.id, "Maria") == {
+            "type": "godfather_roll",
+            "player": "Maria",
+            "face": 5,
+        }
     finally:
         dice.stop()

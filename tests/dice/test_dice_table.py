@@ -22,10 +22,17 @@ def test_simulated_dice_play_every_roll_of_a_game_through_the_table_service(tmp_
     setup = random_setup(4)
     game = service.create_game(setup)
     bridge = DiceBridge(service, game.id)
-    simulated = SourceSpec("simulated", {"sets": game.rules.dice_sets(game.state),
-                                         "roll_time": 0.0})
-    dice = DiceService(tmp_path / "dice", table="test", on_action=bridge.offer,
-                       sources=[simulated], tick=0.01, early_grace=0.0)
+    simulated = SourceSpec(
+        "simulated", {"sets": game.rules.dice_sets(game.state), "roll_time": 0.0}
+    )
+    dice = DiceService(
+        tmp_path / "dice",
+        table="test",
+        on_action=bridge.offer,
+        sources=[simulated],
+        tick=0.01,
+        early_grace=0.0,
+    )
     bridge.start(dice)
     rng = random.Random(4)
     deadline = time.monotonic() + 120
@@ -40,8 +47,11 @@ def test_simulated_dice_play_every_roll_of_a_game_through_the_table_service(tmp_
             w = rng.choice(choices)
             options = legal_actions(g.state, w.player)
             sets = [a for a in options if a.TYPE in ("claim", "muscle_out")]
-            action = rng.choice(sets) if sets and rng.random() < 0.8 else (
-                options[0] if w.does in ("resolve", "reroll") else rng.choice(options))
+            action = (
+                rng.choice(sets)
+                if sets and rng.random() < 0.8
+                else (options[0] if w.does in ("resolve", "reroll") else rng.choice(options))
+            )
             try:
                 service.submit(game.id, action, actor=f"player:{w.player}", expected_seq=g.seq)
             except Refused as exc:
@@ -53,8 +63,9 @@ def test_simulated_dice_play_every_roll_of_a_game_through_the_table_service(tmp_
     assert g.status == "finished" and not bridge.refused
     assert len(dice_moves) >= 20  # every roll of the game came off the dice
     assert {e.payload["type"] for e in dice_moves} >= {"godfather_roll", "roll"}
-    assert not any(e.actor.startswith("player:") and e.payload["type"] in DICE_WAITS
-                   for e in g.events)
+    assert not any(
+        e.actor.startswith("player:") and e.payload["type"] in DICE_WAITS for e in g.events
+    )
     service.close()
 
 
@@ -109,15 +120,20 @@ def test_a_source_added_to_the_table_feeds_the_game_being_played(tmp_path):
     try:
         dice.follow(game.id)
         dice.add_source(PumpedSource("cam0", lambda: iter(frames.get, None), needs=Need.CAMERA))
-        frames.put(DieReading("camera:cam0:Maria", "cam0/0", DieState.SETTLED, face=5, roll=1,
-                              confidence=0.97))
-        assert wait_for_action(game.id) == {"type": "godfather_roll", "player": "Maria",
-                                            "face": 5}
+        frames.put(
+            DieReading(
+                "camera:cam0:Maria", "cam0/0", DieState.SETTLED, face=5, roll=1, confidence=0.97
+            )
+        )
+        assert wait_for_action(game.id) == {"type": "godfather_roll", "player": "Maria", "face": 5}
         second = service.create_game(random_setup(3))
         dice.follow(second.id)
         frames.put(DieReading("camera:cam0:Maria", "cam0/0", DieState.SETTLED, face=2, roll=2))
-        assert wait_for_action(second.id) == {"type": "godfather_roll", "player": "Maria",
-                                              "face": 2}
+        assert wait_for_action(second.id) == {
+            "type": "godfather_roll",
+            "player": "Maria",
+            "face": 2,
+        }
         assert len(service.game(game.id).effective) == 1  # the first game heard no more
     finally:
         frames.put(None)

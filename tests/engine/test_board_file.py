@@ -38,8 +38,12 @@ def test_shipped_boards_follow_the_rulebook(board_id):
     assert [d.points[0] for d in board.districts] == sorted(d.points[0] for d in board.districts)
     assert any(d.points == (7, 4, 2) for d in board.districts)  # the scoring example's district
     assert dict(board.favor_track) == {
-        1: Ability.FREE_REROLL, 2: Ability.PLUS_MINUS_ONE, 3: Ability.MOVE,
-        4: Ability.TURN_DIE, 5: Ability.EXTRA_DIE, 6: Ability.ANY,
+        1: Ability.FREE_REROLL,
+        2: Ability.PLUS_MINUS_ONE,
+        3: Ability.MOVE,
+        4: Ability.TURN_DIE,
+        5: Ability.EXTRA_DIE,
+        6: Ability.ANY,
     }
     assert board.muscle_track.godfather_space == 3
     assert (board.soldiers_per_player, board.dice_per_player, board.vegas_dice) == (15, 5, 3)
@@ -59,8 +63,9 @@ def test_unknown_neighbour_names_the_line_and_the_fix():
 
 
 def test_straight_without_the_districts_face():
-    text = THREE_FOUR.replace('set = "straight"\nstraight = "any"',
-                              'set = "straight"\nstraight = [4, 5, 6]', 1)
+    text = THREE_FOUR.replace(
+        'set = "straight"\nstraight = "any"', 'set = "straight"\nstraight = [4, 5, 6]', 1
+    )
     [p] = problems(text)
     assert p.line == line_of(text, "straight = [4, 5, 6]")
     assert "straight [4, 5, 6] does not contain its district's face 1" in p.message
@@ -76,8 +81,11 @@ def test_not_a_straight():
 def test_duplicate_id():
     text = THREE_FOUR.replace('id = "1b"', 'id = "1a"', 1)
     found = problems(text)
-    assert any("neighborhood id '1a' is used twice (first on line" in p.message
-               and p.line == line_of(text, 'id = "1a"', 1) for p in found)
+    assert any(
+        "neighborhood id '1a' is used twice (first on line" in p.message
+        and p.line == line_of(text, 'id = "1a"', 1)
+        for p in found
+    )
 
 
 def test_missing_district():
@@ -85,16 +93,19 @@ def test_missing_district():
     end = THREE_FOUR.index("[[neighborhoods]]")
     text = THREE_FOUR[:start] + THREE_FOUR[end:]
     found = problems(text)
-    assert any("district 6 is missing: the board has one district per die face" in p.message
-               for p in found)
+    assert any(
+        "district 6 is missing: the board has one district per die face" in p.message for p in found
+    )
     assert any("district 6 is not one of the board's districts" in p.message for p in found)
 
 
 def test_typo_in_a_key_and_bad_toml():
     text = THREE_FOUR.replace("points = [7, 4, 2]", "pionts = [7, 4, 2]")
     found = problems(text)
-    assert any(p.message == "unknown key 'pionts' in district #3" and
-               p.line == line_of(text, "pionts") for p in found)
+    assert any(
+        p.message == "unknown key 'pionts' in district #3" and p.line == line_of(text, "pionts")
+        for p in found
+    )
     [p] = problems(THREE_FOUR.replace('name = "1A"', 'name = "1A', 1))
     assert p.line == line_of(THREE_FOUR, 'name = "1A"') and "not valid TOML" in p.message
 
@@ -107,7 +118,8 @@ def test_too_few_letters_for_the_players():
 
 def test_every_problem_is_reported_not_just_the_first():
     text = THREE_FOUR.replace('adjacent = ["1b", "1e"]', 'adjacent = ["1z", "1e"]', 1).replace(
-        'id = "2b"', 'id = "2a"', 1)
+        'id = "2b"', 'id = "2a"', 1
+    )
     messages = [p.message for p in problems(text)]
     assert len(messages) == 3  # the renamed 2b also leaves 2a pointing at nothing
     assert any("'1z'" in m for m in messages) and any("'2b'" in m for m in messages)
@@ -118,8 +130,9 @@ def test_every_problem_is_reported_not_just_the_first():
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args], capture_output=True, text=True, timeout=60
+    )
 
 
 def test_board_check_command(tmp_path):

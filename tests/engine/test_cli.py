@@ -14,8 +14,13 @@ EXAMPLES = ROOT / "examples"
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, timeout=120, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+    )
 
 
 @pytest.mark.parametrize("name,players", [("four-players.jsonl", 4), ("six-players.jsonl", 6)])
@@ -49,15 +54,16 @@ def test_replay_stops_at_the_first_illegal_line(tmp_path):
     assert f"bad.jsonl: line {bad + 1}: 1A needs pair of 1s" in done.stderr
     assert "(Resolution B.i)" in done.stderr
     out = json.loads(run("replay", "--json", str(record)).stdout)
-    assert out == {"ok": False, "line": bad + 1, "rule": "Resolution B.i",
-                   "reason": out["reason"]}
+    assert out == {"ok": False, "line": bad + 1, "rule": "Resolution B.i", "reason": out["reason"]}
 
 
 def test_replay_reports_malformed_lines(tmp_path):
     record = tmp_path / "r.jsonl"
-    record.write_text('{"type": "setup", "players": ["A", "B", "C"]}\n'
-                      '{"type": "godfather_roll", "player": "A", "face": 6}\n'
-                      '{"type": "godfather_roll", "player": "Z", "face": 6}\n')
+    record.write_text(
+        '{"type": "setup", "players": ["A", "B", "C"]}\n'
+        '{"type": "godfather_roll", "player": "A", "face": 6}\n'
+        '{"type": "godfather_roll", "player": "Z", "face": 6}\n'
+    )
     done = run("replay", str(record))
     assert done.returncode == 1
     assert "line 3: 'Z' is not at this table; players: A, B, C" in done.stderr
@@ -107,7 +113,7 @@ def test_score_a_hand_typed_final_position(tmp_path):
 
 
 def test_score_the_rulebooks_second_scoring_example(tmp_path):
-    """"If Vincent had controlled three neighborhoods and Claire had tied with him instead of
+    """ "If Vincent had controlled three neighborhoods and Claire had tied with him instead of
     Maria, Vincent and Claire would score four points each, and Maria would still score two,
     being bumped down to the third place scoring tier. Johnny is still bumped out of scoring."
     That is 3 + 3 + 2 + 1 = 9 neighborhoods in the 7/4/2 district: the placeholder board holds
@@ -138,7 +144,7 @@ def test_rules_lists_every_house_rule():
         assert name in done.stdout
 
 
-@pytest.mark.parametrize("line", ['house = 3', 'districts = "a"', 'house = { A = true }'])
+@pytest.mark.parametrize("line", ["house = 3", 'districts = "a"', "house = { A = true }"])
 def test_a_position_file_of_the_wrong_shape_is_a_clear_error(tmp_path, line):
     position = tmp_path / "final.toml"
     position.write_text(f'players = ["A", "B", "C"]\n{line}\n')
@@ -159,8 +165,7 @@ def test_board_commands_are_a_new_dons_unless_another_game_is_named():
     assert "new-don, godfather-1971, monopoly-godfather, cash-n-guns" in none.stderr
 
 
-@pytest.mark.parametrize("game", ["new-don", "godfather-1971", "monopoly-godfather",
-                                  "cash-n-guns"])
+@pytest.mark.parametrize("game", ["new-don", "godfather-1971", "monopoly-godfather", "cash-n-guns"])
 def test_every_data_file_a_game_ships_passes_its_check(game):
     # The facts a rulebook lacks are data with a source each; this is the command that checks
     # them, so a shipped file with an error fails here.
@@ -172,7 +177,10 @@ def test_every_data_file_a_game_ships_passes_its_check(game):
 
 def test_a_broken_shipped_style_file_fails_the_check(tmp_path):
     broken = tmp_path / "board.toml"
-    broken.write_text((ROOT / "companion/games/new_don/boards/three-four.toml").read_text()
-                      .replace("[muscle_track]", "[muscle_trak]", 1))
+    broken.write_text(
+        (ROOT / "companion/games/new_don/boards/three-four.toml")
+        .read_text()
+        .replace("[muscle_track]", "[muscle_trak]", 1)
+    )
     done = run("board", "check", str(broken))
     assert done.returncode == 1 and "error" in done.stdout

@@ -35,8 +35,13 @@ def test_an_old_record_replays_to_the_same_score(name):
 
 def test_a_record_names_its_game_and_a_record_naming_none_is_a_new_dons():
     old = parse_record((RECORDS / "old-3-players.jsonl").read_text("utf-8"))
-    assert "game" not in json.loads(next(line for line in (RECORDS / "old-3-players.jsonl")
-                                         .read_text().splitlines() if line.startswith("{")))
+    assert "game" not in json.loads(
+        next(
+            line
+            for line in (RECORDS / "old-3-players.jsonl").read_text().splitlines()
+            if line.startswith("{")
+        )
+    )
     assert old.setup.to_dict()["game"] == "new-don"  # written anew, the line names it
     with pytest.raises(RecordError, match="no game 'chess'"):
         parse_record('{"type": "setup", "game": "chess", "players": ["A", "B"]}\n')

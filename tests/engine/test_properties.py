@@ -107,10 +107,15 @@ def fuzz(state: State, rng: random.Random) -> Action:
         return Bet(name, rng.randint(0, 7), face)
     if kind == 4:
         ability = rng.choice([None, *[a.value for a in Ability]])
-        return UseFavor(name, spot, ability, dice=dice if rng.random() < 0.3 else (),
-                        die=face if rng.random() < 0.6 else None,
-                        to=rng.choice([face, face + 1, face - 1, rng.choice(ids), None]),
-                        from_=rng.choice([None, rng.choice(ids)]))
+        return UseFavor(
+            name,
+            spot,
+            ability,
+            dice=dice if rng.random() < 0.3 else (),
+            die=face if rng.random() < 0.6 else None,
+            to=rng.choice([face, face + 1, face - 1, rng.choice(ids), None]),
+            from_=rng.choice([None, rng.choice(ids)]),
+        )
     if kind == 5:
         return Request(name, other, face)
     if kind == 6:
@@ -124,8 +129,9 @@ def fuzz(state: State, rng: random.Random) -> Action:
     return rng.choice([Pass(name), KeepVegas(name, dice[:2])])
 
 
-@settings(max_examples=GAMES, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=GAMES, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(3, 6), rules=house_rules)
 def test_random_games_keep_every_invariant(seed: int, players: int, rules: HouseRules) -> None:
     rng = random.Random(seed ^ 0x5EED)
@@ -164,8 +170,9 @@ def test_random_games_keep_every_invariant(seed: int, players: int, rules: House
             assert "dice" not in p or after.phase is Phase.RESOLUTION
         if isinstance(action, Roll | Reroll | KeepVegas | RevealFavor):
             seen = action_view(before, action, name if name != action.player else None)
-            secret = not (isinstance(action, Roll) and dice_public(before, before.seat(
-                action.player)))
+            secret = not (
+                isinstance(action, Roll) and dice_public(before, before.seat(action.player))
+            )
             assert (HIDDEN in seen.values()) == secret, seen
 
     # Replaying the record gives the live state.

@@ -74,8 +74,11 @@ class TestVegas:
 
     def test_unlocked_vegas_dice_are_rolled_with_the_pool(self):
         s = arrange(table(godfather="Johnny"), vegas={4: "Maria"})
-        s = play(replace(s, phase=Phase.VEGAS, round=2), VegasRoll("Johnny", (4, 4, 5)),
-                 KeepVegas("Maria", (4,)))
+        s = play(
+            replace(s, phase=Phase.VEGAS, round=2),
+            VegasRoll("Johnny", (4, 4, 5)),
+            KeepVegas("Maria", (4,)),
+        )
         assert s.players[0].to_roll == 6
 
     def test_the_godfather_claims_his_own_bets(self):
@@ -106,7 +109,7 @@ class TestVegas:
             apply(s, VegasRoll("Johnny", (1, 2, 3)))
 
     def test_the_red_dice_a_table_rolls_with_nobody_in_vegas_are_accepted(self):
-        """"1. Vegas: The Godfather rolls Vegas dice (skip on the first turn)." A table starts
+        """ "1. Vegas: The Godfather rolls Vegas dice (skip on the first turn)." A table starts
         every later round by rolling the red dice, even when nobody has a Soldier token in
         Vegas: the engine skipped the phase (nothing could happen), but the roll the table
         makes is recorded, wins nothing, and the round goes on."""
@@ -120,7 +123,8 @@ class TestVegas:
         assert [p.house for p in after.players] == [p.house for p in s.players]
         assert after.players == s.players
         assert narrate(s, VegasRoll("Johnny", (4, 4, 5)), after)[-1] == (
-            "  Nobody has a soldier in Vegas: the roll wins nothing (Vegas).")
+            "  Nobody has a soldier in Vegas: the roll wins nothing (Vegas)."
+        )
         with pytest.raises(RuleViolation, match=r"already rolled: 4-4-5 \(Vegas\)"):
             apply(after, VegasRoll("Johnny", (1, 2, 3)))
         # The round plays on as before: everyone rolls.
@@ -143,8 +147,12 @@ class TestOffer:
     def test_requested_die_must_be_handed_over_and_the_player_picks_the_spot(self):
         """If that player has a die with the requested number, they MUST give it; they then
         place a soldier on the requested number or the number they originally offered."""
-        s = play(rolled_and_revealed(), TakeFavor("Vincent", "Maria"), Pass("Maria"),
-                 Request("Vincent", "Johnny", 2))
+        s = play(
+            rolled_and_revealed(),
+            TakeFavor("Vincent", "Maria"),
+            Pass("Maria"),
+            Request("Vincent", "Johnny", 2),
+        )
         assert faces(s, "Johnny") == [1, 2, 4, 6]
         assert s.players[s.seat("Johnny")].gave == 2
         with pytest.raises(RuleViolation, match=r"spot 2 or 6, not 3 \(Offer B.a\)"):
@@ -155,9 +163,15 @@ class TestOffer:
     def test_proof_of_absence_is_checked_not_trusted(self):
         """If the player does NOT have the number, no die is given, and the soldier goes on the
         number they revealed. The engine knows the dice, so nobody has to show them."""
-        s = play(rolled_and_revealed(), TakeFavor("Vincent", "Maria"), Pass("Maria"),
-                 Request("Vincent", "Johnny", 2), ChooseFavorSpot("Johnny", 2), Pass("Johnny"),
-                 Request("Vincent", "Claire", 1))
+        s = play(
+            rolled_and_revealed(),
+            TakeFavor("Vincent", "Maria"),
+            Pass("Maria"),
+            Request("Vincent", "Johnny", 2),
+            ChooseFavorSpot("Johnny", 2),
+            Pass("Johnny"),
+            Request("Vincent", "Claire", 1),
+        )
         claire = s.players[s.seat("Claire")]
         assert faces(s, "Claire") == [3, 3, 4, 5, 6]
         assert claire.absent == (1,)
@@ -183,13 +197,18 @@ class TestOffer:
         that die to the Godfather—it was an offer they couldn't refuse! That player then places
         one of their Soldier tokens on one of two spots on the Favor track." A pass there is
         told what to do, not that there is "nothing to pass on"."""
-        s = play(rolled_and_revealed(), TakeFavor("Vincent", "Maria"), Pass("Maria"),
-                 Request("Vincent", "Johnny", 2))
+        s = play(
+            rolled_and_revealed(),
+            TakeFavor("Vincent", "Maria"),
+            Pass("Maria"),
+            Request("Vincent", "Johnny", 2),
+        )
         with pytest.raises(RuleViolation) as err:
             apply(s, Pass("Johnny"))
         assert str(err.value) == (
             "Johnny had a 2, so it went to the Godfather (an offer you can't refuse): now put a "
-            "soldier on Favor spot 2 or 6 (Offer B.a)")
+            "soldier on Favor spot 2 or 6 (Offer B.a)"
+        )
         with pytest.raises(RuleViolation, match=r"it is Johnny's offer: Claire has nothing"):
             apply(s, Pass("Claire"))
         s = play(s, ChooseFavorSpot("Johnny", 6), Pass("Johnny"))
@@ -218,9 +237,13 @@ class TestResolution:
     def test_maria_on_d_muscles_johnny_on_b_out_of_district_two(self):
         """Maria is on the letter D of the Muscle track. Johnny is on the letter B. Maria Muscles
         Johnny's token out of District Two, placing his token on the Ability Two section."""
-        s = arrange(table(godfather="Vincent"), turn="Maria", dice={"Maria": [2, 2, 5]},
-                    muscle={"Maria": "D", "Johnny": "B"},
-                    held={"2a": "Johnny", "2b": "Claire", "2c": "Claire", "2d": "Claire"})
+        s = arrange(
+            table(godfather="Vincent"),
+            turn="Maria",
+            dice={"Maria": [2, 2, 5]},
+            muscle={"Maria": "D", "Johnny": "B"},
+            held={"2a": "Johnny", "2b": "Claire", "2c": "Claire", "2d": "Claire"},
+        )
         before = soldiers_total(s, "Johnny")
         s = apply(s, MuscleOut("Maria", "2a", (2, 2)))
         assert s.neighborhoods[s.board.index("2a")] == s.seat("Maria")
@@ -228,9 +251,13 @@ class TestResolution:
         assert soldiers_total(s, "Johnny") == before
 
     def test_only_a_higher_player_can_muscle(self):
-        s = arrange(table(godfather="Vincent"), turn="Johnny", dice={"Johnny": [2, 2]},
-                    muscle={"Maria": "D", "Johnny": "B"},
-                    held={"2a": "Maria", "2b": "Claire", "2c": "Claire", "2d": "Claire"})
+        s = arrange(
+            table(godfather="Vincent"),
+            turn="Johnny",
+            dice={"Johnny": [2, 2]},
+            muscle={"Maria": "D", "Johnny": "B"},
+            held={"2a": "Maria", "2b": "Claire", "2c": "Claire", "2d": "Claire"},
+        )
         with pytest.raises(RuleViolation) as err:
             apply(s, MuscleOut("Johnny", "2a", (2, 2)))
         assert str(err.value) == (
@@ -239,27 +266,43 @@ class TestResolution:
         )
 
     def test_zero_zone_cannot_muscle_and_letters_beat_the_zero_zone(self):
-        s = arrange(table(godfather="Vincent"), turn="Johnny", dice={"Johnny": [2, 2]},
-                    muscle={"Johnny": "Zero Zone", "Maria": "Zero Zone"},
-                    held={"2a": "Maria", "2b": "Claire", "2c": "Claire", "2d": "Claire"})
-        with pytest.raises(RuleViolation, match=r"Zero Zone: a player there cannot muscle anyone "
-                                                 r"out \(Resolution B.ii.d\)"):
+        s = arrange(
+            table(godfather="Vincent"),
+            turn="Johnny",
+            dice={"Johnny": [2, 2]},
+            muscle={"Johnny": "Zero Zone", "Maria": "Zero Zone"},
+            held={"2a": "Maria", "2b": "Claire", "2c": "Claire", "2d": "Claire"},
+        )
+        with pytest.raises(
+            RuleViolation,
+            match=r"Zero Zone: a player there cannot muscle anyone "
+            r"out \(Resolution B.ii.d\)",
+        ):
             apply(s, MuscleOut("Johnny", "2a", (2, 2)))
         s = arrange(s, muscle={"Johnny": "A"})
         s = apply(s, MuscleOut("Johnny", "2a", (2, 2)))
         assert s.neighborhoods[s.board.index("2a")] == s.seat("Johnny")
 
     def test_no_muscling_while_an_empty_neighborhood_takes_the_set(self):
-        s = arrange(table(godfather="Vincent"), turn="Maria", dice={"Maria": [2, 2]},
-                    muscle={"Maria": "D", "Johnny": "B"}, held={"2a": "Johnny"})
+        s = arrange(
+            table(godfather="Vincent"),
+            turn="Maria",
+            dice={"Maria": [2, 2]},
+            muscle={"Maria": "D", "Johnny": "B"},
+            held={"2a": "Johnny"},
+        )
         with pytest.raises(RuleViolation, match=r"2b, 2c, 2d are empty and take 2-2"):
             apply(s, MuscleOut("Maria", "2a", (2, 2)))
 
     def test_johnny_climbs_from_b_to_4(self):
         """Johnny is on the letter B and spends a die showing a 4 to climb from the letter B to
         the number 4. If Maria wants to outmuscle him, she'll have to spend 5 or more."""
-        s = arrange(table(godfather="Vincent"), turn="Johnny", dice={"Johnny": [4], "Maria": [4]},
-                    muscle={"Johnny": "B", "Maria": "D", "Vincent": "3"})
+        s = arrange(
+            table(godfather="Vincent"),
+            turn="Johnny",
+            dice={"Johnny": [4], "Maria": [4]},
+            muscle={"Johnny": "B", "Maria": "D", "Vincent": "3"},
+        )
         s = play(s, Recruit("Johnny", (4,)), Pass("Johnny"))
         assert s.players[s.seat("Johnny")].muscle == muscle_pos(s, "4")
         # Maria spending 4 would land on Johnny's 4: she takes the next empty space to the left,
@@ -268,13 +311,18 @@ class TestResolution:
         assert maria_four.players[0].muscle == muscle_pos(s, "2")
         s5 = arrange(s, dice={"Maria": [5]})
         assert apply(replace(s5, turn=0), Recruit("Maria", (5,))).players[0].muscle == muscle_pos(
-            s, "5")
+            s, "5"
+        )
 
     def test_johnny_uses_favor_two_to_add_or_subtract_one(self):
         """Due to Maria Muscling him out, Johnny has a Soldier token on the number 2 on the Favor
         track and can now add or subtract one from the value of one of his dice."""
-        s = arrange(table(godfather="Vincent"), turn="Johnny", dice={"Johnny": [4, 1]},
-                    favors={"Johnny": {2: 1, 6: 1}})
+        s = arrange(
+            table(godfather="Vincent"),
+            turn="Johnny",
+            dice={"Johnny": [4, 1]},
+            favors={"Johnny": {2: 1, 6: 1}},
+        )
         house = s.players[1].house
         with pytest.raises(RuleViolation, match=r"turns a 4 into 3 or 5"):
             apply(s, UseFavor("Johnny", 2, die=4, to=6))
@@ -282,11 +330,15 @@ class TestResolution:
         # refusal, named, not a malformed move.
         with pytest.raises(RuleViolation) as err:
             apply(s, UseFavor("Johnny", 2, die=1, to=0))
-        assert str(err.value) == ("+/-1 turns a 1 into 2 (1 is low, 6 is high), not 0 "
-                                  "(Appendix: +/-1 to a die)")
+        assert str(err.value) == (
+            "+/-1 turns a 1 into 2 (1 is low, 6 is high), not 0 (Appendix: +/-1 to a die)"
+        )
         six = arrange(s, dice={"Johnny": [6, 1]})
-        with pytest.raises(RuleViolation, match=r"turns a 6 into 5 \(1 is low, 6 is high\), "
-                                                 r"not 7 \(Appendix: \+/-1 to a die\)"):
+        with pytest.raises(
+            RuleViolation,
+            match=r"turns a 6 into 5 \(1 is low, 6 is high\), "
+            r"not 7 \(Appendix: \+/-1 to a die\)",
+        ):
             apply(six, UseFavor("Johnny", 2, die=6, to=7))
         s = apply(s, UseFavor("Johnny", 2, die=4, to=3))
         assert faces(s, "Johnny") == [1, 3]
@@ -294,8 +346,12 @@ class TestResolution:
         assert s.players[1].house == house + 1  # the soldier went back to the House
 
     def test_the_godfather_only_claims_and_muscles(self):
-        s = arrange(table(godfather="Vincent"), turn="Vincent", dice={"Vincent": [4, 1]},
-                    favors={"Vincent": {2: 1}})
+        s = arrange(
+            table(godfather="Vincent"),
+            turn="Vincent",
+            dice={"Vincent": [4, 1]},
+            favors={"Vincent": {2: 1}},
+        )
         with pytest.raises(RuleViolation, match="Godfather, who can only claim"):
             apply(s, Recruit("Vincent", (4,)))
         with pytest.raises(RuleViolation, match="cannot use favors"):
@@ -307,8 +363,11 @@ class TestCleanUp:
         """Vincent is in the Zero Zone, Maria on C, Johnny on 4, Claire on 5. After
         reorganization Vincent is still in the Zero Zone, Maria slides to A, Johnny to B, and
         Claire, the next Godfather, goes on the red 3."""
-        s = arrange(table(godfather="Vincent"), turn="Claire",
-                    muscle={"Vincent": "Zero Zone", "Maria": "C", "Johnny": "4", "Claire": "5"})
+        s = arrange(
+            table(godfather="Vincent"),
+            turn="Claire",
+            muscle={"Vincent": "Zero Zone", "Maria": "C", "Johnny": "4", "Claire": "5"},
+        )
         s = apply(s, Pass("Claire"))
         track = s.board.muscle_track
         labels = {p.name: track.label(p.muscle) for p in s.players}
@@ -318,8 +377,9 @@ class TestCleanUp:
         assert all(p.dice == () and p.favor is None for p in s.players)
 
     def test_the_game_ends_when_a_district_is_full(self):
-        s = arrange(table(godfather="Vincent"), turn="Claire",
-                    held={f"1{x}": "Maria" for x in "abcdefgh"})
+        s = arrange(
+            table(godfather="Vincent"), turn="Claire", held={f"1{x}": "Maria" for x in "abcdefgh"}
+        )
         s = apply(s, Pass("Claire"))
         assert s.phase is Phase.GAME_OVER
         assert player_view(s, None)["end"] == "District One is full"
@@ -345,8 +405,12 @@ class TestScoring:
     def test_tied_players_score_the_next_lower_place(self):
         """Vincent is awarded seven points, while both Maria and Claire tie and score two points
         each instead of four. This leaves poor Johnny out in the cold."""
-        assert district_three(SEVEN_FOUR_TWO) == {"Vincent": 7, "Maria": 2, "Claire": 2,
-                                                  "Johnny": 0}
+        assert district_three(SEVEN_FOUR_TWO) == {
+            "Vincent": 7,
+            "Maria": 2,
+            "Claire": 2,
+            "Johnny": 0,
+        }
 
     def test_tie_for_first_bumps_everyone_down(self):
         """If Claire had tied with Vincent instead of Maria, Vincent and Claire would score four
@@ -360,8 +424,12 @@ class TestScoring:
         that district. Then all players tied for second most neighborhoods will get points
         equal to the second number ...", worded for districts."""
         rules = HouseRules(scoring="friends_close")
-        assert district_three(SEVEN_FOUR_TWO, rules) == {"Vincent": 7, "Maria": 4, "Claire": 4,
-                                                         "Johnny": 2}
+        assert district_three(SEVEN_FOUR_TWO, rules) == {
+            "Vincent": 7,
+            "Maria": 4,
+            "Claire": 4,
+            "Johnny": 2,
+        }
 
     def test_the_variant_is_for_districts_and_the_house_keeps_its_tie_rule(self):
         """The variant says "When scoring for each district"; the House says "Ties work the same
@@ -385,8 +453,10 @@ class TestScoring:
         old = {"type": "setup", "players": NAMES, "options": {"scoring": "friends_close"}}
         setup = NEW_DON.setup_from_dict(old)
         assert setup.options.friends_close_house is True
-        assert setup.to_dict()["options"] == {"scoring": "friends_close",
-                                              "friends_close_house": True}
+        assert setup.to_dict()["options"] == {
+            "scoring": "friends_close",
+            "friends_close_house": True,
+        }
         now = NEW_DON.setup_from_dict({**old, "game": "new-don"})
         assert now.options.friends_close_house is False
         assert NEW_DON.setup_from_dict(now.to_dict()) == now
@@ -394,15 +464,20 @@ class TestScoring:
 
     def test_house_bonus_ties_work_the_same_way(self):
         board = table().board
-        s = score_position(board, NAMES, {}, {"Vincent": 5, "Maria": 5, "Claire": 3, "Johnny": 2},
-                           [], HouseRules())
+        s = score_position(
+            board, NAMES, {}, {"Vincent": 5, "Maria": 5, "Claire": 3, "Johnny": 2}, [], HouseRules()
+        )
         assert s.house.points == {"Vincent": 2, "Maria": 2, "Claire": 1, "Johnny": 0}
 
     def test_three_way_ties_follow_the_house_rule(self):
         counts = {3: {"Vincent": 2, "Maria": 2, "Claire": 2, "Johnny": 1}}
         assert district_three(counts) == {"Vincent": 2, "Maria": 2, "Claire": 2, "Johnny": 0}
         assert district_three(counts, HouseRules(tie_block="next_place")) == {
-            "Vincent": 4, "Maria": 4, "Claire": 4, "Johnny": 2}
+            "Vincent": 4,
+            "Maria": 4,
+            "Claire": 4,
+            "Johnny": 2,
+        }
 
     def test_final_tie_goes_to_the_highest_on_the_muscle_track(self):
         board = table().board

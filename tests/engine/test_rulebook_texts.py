@@ -26,8 +26,10 @@ PAGE_HEADER = "ROUND DETAILS CONTINUED"  # printed at the top of a page, in mid-
 def rulebook_text() -> str | None:
     """The rulebook (docs/rules.md: shared/rules/new-don-rulebook.txt, beside the checkout), or
     the file NEW_DON_RULEBOOK names; None when neither is here."""
-    for path in (os.environ.get("NEW_DON_RULEBOOK"),
-                 ROOT.parent / "shared" / "rules" / "new-don-rulebook.txt"):
+    for path in (
+        os.environ.get("NEW_DON_RULEBOOK"),
+        ROOT.parent / "shared" / "rules" / "new-don-rulebook.txt",
+    ):
         if path and Path(path).is_file():
             return Path(path).read_text("utf-8")
     return None
@@ -48,8 +50,10 @@ def test_every_quote_is_the_rulebooks_own_words():
             assert plain(passage) in words, f"{rule.section}: {passage!r} is not in the rulebook"
 
 
-SECTION = re.compile(r'"((?:Setup|Vegas|Roll|Offer|Resolution|Game End)'
-                     r'(?: [A-D](?:\.[ivx]+)?(?:\.[a-d])?)?)"')
+SECTION = re.compile(
+    r'"((?:Setup|Vegas|Roll|Offer|Resolution|Game End)'
+    r'(?: [A-D](?:\.[ivx]+)?(?:\.[a-d])?)?)"'
+)
 
 
 def cited_sections() -> set[str]:

@@ -14,18 +14,21 @@ def setup(*players):
     return Setup.from_dict({"type": "setup", "players": list(players)})
 
 
-@pytest.mark.parametrize("name, why", [
-    ("\ud800", "surrogate"),
-    ("Ma\x00ria", "control"),
-    ("Maria\nJohnny", "control"),
-    ("Ma\tria", "control"),
-    ("\u202eairaM", "invisible formatting"),  # right-to-left override
-    ("Ma\u200bria", "invisible formatting"),  # zero-width space
-    ("Ma\u2028ria", "line break"),
-    ("\ue000", "private-use"),
-    ("   ", "empty"),
-    ("M" * (MAX_NAME + 1), f"at most {MAX_NAME}"),
-])
+@pytest.mark.parametrize(
+    "name, why",
+    [
+        ("\ud800", "surrogate"),
+        ("Ma\x00ria", "control"),
+        ("Maria\nJohnny", "control"),
+        ("Ma\tria", "control"),
+        ("\u202eairaM", "invisible formatting"),  # right-to-left override
+        ("Ma\u200bria", "invisible formatting"),  # zero-width space
+        ("Ma\u2028ria", "line break"),
+        ("\ue000", "private-use"),
+        ("   ", "empty"),
+        ("M" * (MAX_NAME + 1), f"at most {MAX_NAME}"),
+    ],
+)
 def test_names_that_would_break_a_screen_are_refused(name, why):
     with pytest.raises(SeatError, match=why):
         clean_name(name)
@@ -39,15 +42,18 @@ def test_a_five_megabyte_name_is_refused_without_keeping_it():
     assert len(str(err.value)) < 200
 
 
-@pytest.mark.parametrize("raw, stored", [
-    ("  Maria  ", "Maria"),
-    ("Don   Vito", "Don Vito"),
-    ("Cafe\u0301", "Café"),  # NFC: one character, as the phone's keyboard may not send it
-    ("Zoë", "Zoë"),
-    ("花子", "花子"),
-    ("👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧"),  # the joiner stays: emoji families need it
-    ("M" * MAX_NAME, "M" * MAX_NAME),
-])
+@pytest.mark.parametrize(
+    "raw, stored",
+    [
+        ("  Maria  ", "Maria"),
+        ("Don   Vito", "Don Vito"),
+        ("Cafe\u0301", "Café"),  # NFC: one character, as the phone's keyboard may not send it
+        ("Zoë", "Zoë"),
+        ("花子", "花子"),
+        ("👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧"),  # the joiner stays: emoji families need it
+        ("M" * MAX_NAME, "M" * MAX_NAME),
+    ],
+)
 def test_real_names_are_kept_as_people_typed_them(raw, stored):
     assert clean_name(raw) == stored
     assert setup(raw, "Johnny", "Claire").seats[0].name == stored

@@ -39,9 +39,14 @@ def require(*tools: str) -> None:
 
 def _have(tool: str) -> bool:
     if tool == "libsimavr":
-        return subprocess.run(
-            ["pkg-config", "--exists", "simavr"], capture_output=True, check=False
-        ).returncode == 0 if shutil.which("pkg-config") else False
+        return (
+            subprocess.run(
+                ["pkg-config", "--exists", "simavr"], capture_output=True, check=False
+            ).returncode
+            == 0
+            if shutil.which("pkg-config")
+            else False
+        )
     return shutil.which(tool) is not None
 
 
@@ -74,8 +79,9 @@ def make(build_dir: Path) -> Callable[..., Path]:
     return run
 
 
-def simulate(make: Callable[..., Path], trace: str, *rx: tuple[int, bytes],
-             vcc_mv: int = 3900) -> bytes:
+def simulate(
+    make: Callable[..., Path], trace: str, *rx: tuple[int, bytes], vcc_mv: int = 3900
+) -> bytes:
     """Build the replay firmware for ``trace``, run it under simavr, return its UART bytes."""
     require("avr-gcc", "make", "pkg-config", "libsimavr", "gcc")
     build = make("sim")

@@ -62,8 +62,9 @@ class FakeScanner(BaseBleakScanner):
     modules: ClassVar[list[FakeHM10]] = []
     others: ClassVar[list[str]] = ["11:22:33:44:55:66"]  # a heart-rate strap, say
 
-    def __init__(self, detection_callback: Any, service_uuids: Any, scanning_mode: Any = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, detection_callback: Any, service_uuids: Any, scanning_mode: Any = None, **kwargs: Any
+    ) -> None:
         super().__init__(detection_callback, service_uuids)
 
     async def start(self) -> None:
@@ -108,9 +109,16 @@ class FakeClient(BaseBleakClient):
         services = BleakGATTServiceCollection()
         service = BleakGATTService(None, 0x10, HM10_SERVICE)
         services.add_service(service)
-        services.add_characteristic(BleakGATTCharacteristic(
-            None, 0x12, HM10_CHAR, ["read", "write-without-response", "notify"],
-            lambda: HM10_CHUNK, service))
+        services.add_characteristic(
+            BleakGATTCharacteristic(
+                None,
+                0x12,
+                HM10_CHAR,
+                ["read", "write-without-response", "notify"],
+                lambda: HM10_CHUNK,
+                service,
+            )
+        )
         self.services = services
         self._connected = True
         self.module.connections += 1
@@ -184,8 +192,14 @@ def setup(*modules: FakeHM10) -> None:
 
 
 def source(address: str | None = None) -> BleDieSource:
-    return BleDieSource(address, scanner_backend=FakeScanner, client_backend=FakeClient,
-                        scan_timeout=1.0, retry_min=0.01, retry_max=0.05)
+    return BleDieSource(
+        address,
+        scanner_backend=FakeScanner,
+        client_backend=FakeClient,
+        scan_timeout=1.0,
+        retry_min=0.01,
+        retry_max=0.05,
+    )
 
 
 async def take(src: BleDieSource, n: int) -> list[tuple[str, int | None, int | None, str]]:
@@ -204,11 +218,18 @@ def test_discovery_finds_hm10_modules_only() -> None:
 
 
 def test_readings_survive_chunking_noise_and_a_dropped_link() -> None:
-    first = (reading(WireState.UNSURE, None, 0) + reading(WireState.SETTLED, 3, 0)
-             + b"\x07\x99garbage\x00" + reading(WireState.ROLLING, None, 0)
-             + reading(WireState.SETTLED, 5, 1) + reading(WireState.ROLLING, None, 1)[:6])
-    second = (reading(WireState.ROLLING, None, 1)  # the heartbeat after reconnecting
-              + reading(WireState.SETTLED, 5, 2))  # a re-roll to the same face
+    first = (
+        reading(WireState.UNSURE, None, 0)
+        + reading(WireState.SETTLED, 3, 0)
+        + b"\x07\x99garbage\x00"
+        + reading(WireState.ROLLING, None, 0)
+        + reading(WireState.SETTLED, 5, 1)
+        + reading(WireState.ROLLING, None, 1)[:6]
+    )
+    second = (
+        reading(WireState.ROLLING, None, 1)  # the heartbeat after reconnecting
+        + reading(WireState.SETTLED, 5, 2)
+    )  # a re-roll to the same face
     module = FakeHM10("AA:00:00:00:00:07", [first, second])
     setup(module)
     src = source("aa:00:00:00:00:07")
@@ -233,8 +254,9 @@ def test_commands_go_out_in_20_byte_writes_and_are_answered() -> None:
         sent.append(cmd.frame())
         out = encode_frame(encode_message(Ack(1, cmd.type, cmd.seq, AckStatus.OK)))
         if cmd.type.name == "STATUS":
-            out += encode_frame(encode_message(
-                Info(2, 3, "white", "0.1", frozenset({1, 2}), 3700, 50)))
+            out += encode_frame(
+                encode_message(Info(2, 3, "white", "0.1", frozenset({1, 2}), 3700, 50))
+            )
         return out
 
     module.answer = die
@@ -248,7 +270,9 @@ def test_commands_go_out_in_20_byte_writes_and_are_answered() -> None:
         link.close()
     assert all(len(w) <= HM10_CHUNK for w in module.writes)
     assert [parse.type.name for parse in (Command(*_cmd_fields(f)) for f in sent)] == [
-        "BLINK", "STATUS"]
+        "BLINK",
+        "STATUS",
+    ]
 
 
 def _cmd_fields(wire: bytes) -> tuple[Any, int, int, bytes]:
@@ -269,8 +293,7 @@ def test_the_simulated_firmware_read_over_the_fake_hm10(make: Callable[..., Path
         words = []
         src = source(module.address)
         async for r in src:
-            words.append(f"settled face={r.face} roll={r.roll}" if r.face
-                         else r.state.value)
+            words.append(f"settled face={r.face} roll={r.roll}" if r.face else r.state.value)
             if words[-1] == expected[-1]:
                 break
         return words

@@ -20,9 +20,18 @@ from .conftest import ROOT
 def dry_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     root = tmp_path_factory.mktemp("pi-root")
     proc = subprocess.run(
-        ["bash", str(ROOT / "deploy" / "install.sh"), "--dry-run", "--root", str(root),
-         "--hostname", "godfather"],
-        capture_output=True, text=True, check=True,
+        [
+            "bash",
+            str(ROOT / "deploy" / "install.sh"),
+            "--dry-run",
+            "--root",
+            str(root),
+            "--hostname",
+            "godfather",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return root, proc.stdout
 
@@ -52,11 +61,15 @@ def test_installer_enables_the_service_and_names_the_pi_for_phones(
     dry_run: tuple[Path, str],
 ) -> None:
     out = dry_run[1]
-    for step in ("systemctl enable godfather-companion.service",
-                 "systemctl restart godfather-companion.service",
-                 "hostnamectl set-hostname godfather",
-                 "apt-get install", "avahi-daemon", "usermod -aG dialout companion",
-                 "scripts/bootstrap"):
+    for step in (
+        "systemctl enable godfather-companion.service",
+        "systemctl restart godfather-companion.service",
+        "hostnamectl set-hostname godfather",
+        "apt-get install",
+        "avahi-daemon",
+        "usermod -aG dialout companion",
+        "scripts/bootstrap",
+    ):
         assert step in out
     assert "http://godfather.local:8000" in out
 
@@ -65,7 +78,8 @@ def test_unit_passes_systemd_analyze_where_available(dry_run: tuple[Path, str]) 
     if shutil.which("systemd-analyze") is None:
         pytest.skip("systemd-analyze not installed (it is on Raspberry Pi OS)")
     unit = dry_run[0] / "etc/systemd/system/godfather-companion.service"
-    proc = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True,
-                          text=True, check=False)
+    proc = subprocess.run(
+        ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, check=False
+    )
     # Missing /opt/... on this machine is expected; a syntax error is not.
     assert "Unknown key" not in proc.stderr and "Invalid" not in proc.stderr, proc.stderr

@@ -82,8 +82,14 @@ def test_host_core_on_the_same_scenes_with_other_noise(
     build = make("host-die")
     make(str(build / "test_core"))
     subprocess.run(
-        [sys.executable, str(FIRMWARE / "tools" / "make_traces.py"), "--out", str(tmp_path),
-         "--seed-offset", str(offset)],
+        [
+            sys.executable,
+            str(FIRMWARE / "tools" / "make_traces.py"),
+            "--out",
+            str(tmp_path),
+            "--seed-offset",
+            str(offset),
+        ],
         check=True,
     )
     _, failed, out = run_tap(
@@ -95,7 +101,9 @@ def test_host_core_on_the_same_scenes_with_other_noise(
 def _size(build: Path) -> tuple[int, int]:
     out = subprocess.run(
         ["avr-size", "-C", "--mcu=atmega328p", str(build / "die.elf")],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     flash = int(re.search(r"Program:\s+(\d+) bytes", out).group(1))  # type: ignore[union-attr]
     ram = int(re.search(r"Data:\s+(\d+) bytes", out).group(1))  # type: ignore[union-attr]
@@ -110,23 +118,25 @@ def test_avr_firmware_builds_and_fits_the_atmega328p(
     build = build_dir / board
     proc = subprocess.run(
         ["make", "-s", "-C", str(FIRMWARE), f"BUILD={build}", f"BOARD={board}", "all"],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     flash, ram = _size(build)
     record_property("flash_bytes", flash)
     record_property("static_ram_bytes", ram)
-    print(f"\n{board}: flash {flash} B of {FLASH_BYTES} ({flash / FLASH_BYTES:.1%}), "
-          f"static RAM {ram} B of {RAM_BYTES} ({ram / RAM_BYTES:.1%})")
+    print(
+        f"\n{board}: flash {flash} B of {FLASH_BYTES} ({flash / FLASH_BYTES:.1%}), "
+        f"static RAM {ram} B of {RAM_BYTES} ({ram / RAM_BYTES:.1%})"
+    )
     assert flash <= FLASH_BYTES - BOOTLOADER_BYTES
     assert ram <= RAM_BYTES // 2  # the other half is the stack's
     assert (build / "die.hex").stat().st_size > 0
 
 
 @pytest.mark.parametrize("trace", [t.stem for t in TRACES])
-def test_avr_firmware_under_simavr_reports_each_roll(
-    make: Callable[..., Path], trace: str
-) -> None:
+def test_avr_firmware_under_simavr_reports_each_roll(make: Callable[..., Path], trace: str) -> None:
     uart = simulate(make, trace)
     decoder = FrameDecoder()
     msgs = list(decoder.feed(uart))

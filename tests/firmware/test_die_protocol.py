@@ -78,19 +78,36 @@ def test_cobs_matches_vector(row: list[str]) -> None:
 def _fields(msg: object) -> dict[str, int]:
     """The vector file's k=v names for a decoded message."""
     if isinstance(msg, Reading):
-        return {"type": 1, "seq": msg.seq, "die": msg.die_id, "state": int(msg.state),
-                "face": msg.face or 0, "roll": msg.roll,
-                "battery": 255 if msg.battery_pct is None else msg.battery_pct,
-                "colour": colour_code(msg.colour)}
+        return {
+            "type": 1,
+            "seq": msg.seq,
+            "die": msg.die_id,
+            "state": int(msg.state),
+            "face": msg.face or 0,
+            "roll": msg.roll,
+            "battery": 255 if msg.battery_pct is None else msg.battery_pct,
+            "colour": colour_code(msg.colour),
+        }
     if isinstance(msg, Info):
         major, minor = (int(p) for p in msg.firmware.split("."))
-        return {"type": 2, "seq": msg.seq, "die": msg.die_id, "colour": colour_code(msg.colour),
-                "firmware": major << 4 | minor,
-                "mask": sum(1 << (f - 1) for f in msg.calibrated_faces),
-                "mv": msg.battery_mv or 0, "tick_hz": msg.tick_hz}
+        return {
+            "type": 2,
+            "seq": msg.seq,
+            "die": msg.die_id,
+            "colour": colour_code(msg.colour),
+            "firmware": major << 4 | minor,
+            "mask": sum(1 << (f - 1) for f in msg.calibrated_faces),
+            "mv": msg.battery_mv or 0,
+            "tick_hz": msg.tick_hz,
+        }
     if isinstance(msg, Ack):
-        return {"type": 3, "seq": msg.seq, "command": msg.command,
-                "command_seq": msg.command_seq, "status": int(msg.status)}
+        return {
+            "type": 3,
+            "seq": msg.seq,
+            "command": msg.command,
+            "command_seq": msg.command_seq,
+            "status": int(msg.status),
+        }
     if isinstance(msg, Sample):
         return {"type": 4, "seq": msg.seq, "x": msg.x, "y": msg.y, "z": msg.z}
     assert isinstance(msg, Command)
@@ -153,9 +170,17 @@ readings = st.builds(
     roll=st.integers(0, 0xFFFF),
     battery_pct=st.none() | st.integers(0, 100),
     colour=st.sampled_from(COLOURS),
-).map(lambda r: Reading(r.seq, r.die_id, r.state,
-                        r.face if r.state is WireState.SETTLED else None, r.roll,
-                        r.battery_pct, r.colour))
+).map(
+    lambda r: Reading(
+        r.seq,
+        r.die_id,
+        r.state,
+        r.face if r.state is WireState.SETTLED else None,
+        r.roll,
+        r.battery_pct,
+        r.colour,
+    )
+)
 
 
 @given(st.lists(readings, min_size=1, max_size=8), st.randoms(use_true_random=False))
@@ -176,8 +201,9 @@ def test_a_lost_byte_costs_at_most_two_frames(msgs: list[Reading], data: st.Data
     frames = [encode_frame(encode_message(m)) for m in msgs]
     wire = b"".join(frames)
     drop = data.draw(st.integers(0, len(wire) - 1))
-    got = [m for m in FrameDecoder().feed(wire[:drop] + wire[drop + 1 :])
-           if not isinstance(m, Problem)]
+    got = [
+        m for m in FrameDecoder().feed(wire[:drop] + wire[drop + 1 :]) if not isinstance(m, Problem)
+    ]
     # Losing a frame's delimiter merges it with the next: both are lost. Never a wrong message.
     assert len(got) >= len(msgs) - 2
     assert all(m in msgs for m in got)
@@ -186,7 +212,14 @@ def test_a_lost_byte_costs_at_most_two_frames(msgs: list[Reading], data: st.Data
 def test_reading_becomes_the_shared_dice_format() -> None:
     r = to_die_reading(Reading(4, 12, WireState.SETTLED, 5, 33, 80, "red"), "diy-serial")
     assert (r.source, r.die_id, r.state, r.face, r.roll, r.battery, r.colour) == (
-        "diy-serial", "diy-12", DieState.SETTLED, 5, 33, 0.8, "red")
+        "diy-serial",
+        "diy-12",
+        DieState.SETTLED,
+        5,
+        33,
+        0.8,
+        "red",
+    )
     cocked = to_die_reading(Reading(5, 12, WireState.COCKED, None, 34, None, "none"), "x")
     assert cocked.state is DieState.COCKED and cocked.face is None and cocked.battery is None
     assert cocked.colour is None

@@ -48,8 +48,9 @@ class Pty:
         os.close(self.slave)
 
 
-def drain(src: SerialDieSource, want: int, timeout: float = 5.0) -> list[tuple[str, int | None,
-                                                                               int | None]]:
+def drain(
+    src: SerialDieSource, want: int, timeout: float = 5.0
+) -> list[tuple[str, int | None, int | None]]:
     got = []
     end = time.monotonic() + timeout
     while len(got) < want and time.monotonic() < end:
@@ -137,7 +138,9 @@ def die_host(make: Callable[..., Path]) -> Iterator[tuple[str, int]]:
     ctl_read, ctl_write = os.pipe()
     proc = subprocess.Popen(
         [str(build / "die_host"), "-s", "5", "-c", str(ctl_read)],
-        stdin=line.master, stdout=line.master, pass_fds=(ctl_read,),
+        stdin=line.master,
+        stdout=line.master,
+        pass_fds=(ctl_read,),
     )
     os.close(ctl_read)
     yield line.path, ctl_write

@@ -53,9 +53,14 @@ def stacked_deck(state: State, hands: dict[str, list[int]] | None) -> tuple[int,
     return (*order, *spare)
 
 
-def table(names=NAMES, hands: dict[str, list[int]] | None = None, *,
-          cards: CardsMode = CardsMode.COMPANION, rules: HouseRules | None = None,
-          characters: bool = False) -> State:
+def table(
+    names=NAMES,
+    hands: dict[str, list[int]] | None = None,
+    *,
+    cards: CardsMode = CardsMode.COMPANION,
+    rules: HouseRules | None = None,
+    characters: bool = False,
+) -> State:
     """A game just past Setup (round 1, nobody rolled): the companion holds the cards and each
     named player holds the hand given (the rest come from the lowest cards left)."""
     setup = Setup(tuple(Seat(n) for n in names), cards, characters, rules or HouseRules())
@@ -65,10 +70,16 @@ def table(names=NAMES, hands: dict[str, list[int]] | None = None, *,
     return state
 
 
-def arrange(state: State, *, stash: dict[str, Dice] | None = None,
-            speakeasy: Dice | None = None, streets: Dice | None = None,
-            investigator: Dice | None = None, control: dict[Token, str | None] | None = None,
-            hands: dict[str, list[int]] | None = None) -> State:
+def arrange(
+    state: State,
+    *,
+    stash: dict[str, Dice] | None = None,
+    speakeasy: Dice | None = None,
+    streets: Dice | None = None,
+    investigator: Dice | None = None,
+    control: dict[Token, str | None] | None = None,
+    hands: dict[str, list[int]] | None = None,
+) -> State:
     """Put dice and tokens where a rule needs them; the box keeps the total at 27."""
     players = list(state.players)
     for name, dice in (stash or {}).items():
@@ -80,11 +91,14 @@ def arrange(state: State, *, stash: dict[str, Dice] | None = None,
     control_list = list(state.control)
     for token, name in (control or {}).items():
         control_list[TOKENS.index(token)] = state.seat(name) if name else None
-    state = replace(state, players=tuple(players), control=tuple(control_list),
-                    speakeasy=speakeasy if speakeasy is not None else state.speakeasy,
-                    streets=streets if streets is not None else state.streets,
-                    investigator=investigator if investigator is not None
-                    else state.investigator)
+    state = replace(
+        state,
+        players=tuple(players),
+        control=tuple(control_list),
+        speakeasy=speakeasy if speakeasy is not None else state.speakeasy,
+        streets=streets if streets is not None else state.streets,
+        investigator=investigator if investigator is not None else state.investigator,
+    )
     in_play = state.speakeasy + state.streets + state.investigator
     for p in state.players:
         in_play = in_play + p.stash
@@ -98,8 +112,13 @@ def roll_action(state: State, name: str, *symbols: str) -> Roll:
     first, then red, then blue), each read back to the face number that shows it."""
     dice = state.players[state.seat(name)].stash.listed()
     assert len(symbols) == len(dice), f"{name} rolls {len(dice)} dice, not {len(symbols)}"
-    return Roll(name, tuple((c, state.components.die(c).number(Symbol(s)))
-                            for c, s in zip(dice, symbols, strict=True)))
+    return Roll(
+        name,
+        tuple(
+            (c, state.components.die(c).number(Symbol(s)))
+            for c, s in zip(dice, symbols, strict=True)
+        ),
+    )
 
 
 def roll(state: State, name: str, *symbols: str) -> State:

@@ -51,30 +51,37 @@ class TestComponents:
     def test_a_die_that_breaks_the_rule_of_symbols_is_reported_on_its_line(self):
         text = COMPONENTS.replace(
             'faces = ["gavel", "cocktail", "gun", "finger", "gun", "finger"]',
-            'faces = ["gavel", "cocktail", "gun", "finger", "gun", "gun"]')
+            'faces = ["gavel", "cocktail", "gun", "finger", "gun", "gun"]',
+        )
         c, problems = check_components(text)
         assert c is None and len(problems) == 1
-        line = text.splitlines().index(
-            'faces = ["gavel", "cocktail", "gun", "finger", "gun", "gun"]') + 1
+        line = (
+            text.splitlines().index('faces = ["gavel", "cocktail", "gun", "finger", "gun", "gun"]')
+            + 1
+        )
         assert problems[0].line == line
         assert "a die has 2 fingers, 2 of one other symbol and 1 each of the other two" in (
-            problems[0].message)
+            problems[0].message
+        )
         assert "1 finger" in problems[0].message and "3 gun" in problems[0].message
 
     def test_every_fact_needs_a_known_kind_of_source(self):
         text = COMPONENTS.replace(
-            'source = "rulebook: components (\\"16 bid cards', 'source = "rumour: (\\"16 bid cards')
+            'source = "rulebook: components (\\"16 bid cards', 'source = "rumour: (\\"16 bid cards'
+        )
         _, problems = check_components(text)
-        assert len(problems) == 1 and "is not \"kind: detail\" with a known kind" in (
-            problems[0].message)
+        assert len(problems) == 1 and 'is not "kind: detail" with a known kind' in (
+            problems[0].message
+        )
         assert problems[0].fix.startswith("begin it with one of: rulebook, card")
-        text = COMPONENTS.replace("tutorial_hand = \"rulebook", "hand = \"rulebook")
+        text = COMPONENTS.replace('tutorial_hand = "rulebook', 'hand = "rulebook')
         _, problems = check_components(text)
         assert any("no source for tutorial_hand" in p.message for p in problems)
 
     def test_every_problem_is_listed_not_just_the_first(self):
         text = COMPONENTS.replace("per_colour = 9", 'per_colour = "nine"').replace(
-            "special_count = 6", "special_count = -1")
+            "special_count = 6", "special_count = -1"
+        )
         with pytest.raises(DataFileError) as err:
             parse_components(text)
         assert len(err.value.problems) == 2
@@ -98,13 +105,15 @@ class TestCharacterCards:
         assert cards[8].placeholders() == ["name", "favors", "ability"]
 
     def test_problems_name_the_card(self):
-        text = CHARACTERS.replace('name = "Timmy Green"\nfavors = 3',
-                                  'name = "Timmy Green"\nfavors = 0', 1)
+        text = CHARACTERS.replace(
+            'name = "Timmy Green"\nfavors = 3', 'name = "Timmy Green"\nfavors = 0', 1
+        )
         text = text.replace('name = "Liza Bruno"', 'name = "Nancy Hughs"')
         _, problems = check_characters(text)
         messages = [p.message for p in problems]
-        assert any("character 'Timmy Green': favors is the number of favor cards" in m
-                   for m in messages)
+        assert any(
+            "character 'Timmy Green': favors is the number of favor cards" in m for m in messages
+        )
         assert "character 'Nancy Hughs' is listed twice" in messages
 
     def test_a_filled_in_card_is_no_longer_a_placeholder(self):
@@ -113,10 +122,13 @@ class TestCharacterCards:
             ' of the card; 3 as in the tutorial game", ability = "placeholder: printed on the '
             'back of the card" }',
             'source = { name = "rulebook: components", favors = "card: back of the card", '
-            'ability = "card: back of the card" }', 1)
+            'ability = "card: back of the card" }',
+            1,
+        )
         cards = parse_characters(text)
         assert cards[0].placeholders() == [] and dict(cards[0].sources)["favors"] == Source(
-            "card", "back of the card")
+            "card", "back of the card"
+        )
 
 
 def characters_game(cards=None, names=("Maria", "Johnny", "Claire")):
@@ -129,12 +141,15 @@ def characters_game(cards=None, names=("Maria", "Johnny", "Claire")):
 
 class TestCharactersInPlay:
     def test_every_player_chooses_a_character_before_the_cards_are_dealt(self):
-        """"If you are using the character cards, give one to each player. Players may choose
+        """ "If you are using the character cards, give one to each player. Players may choose
         their own card, or you may deal them out randomly.\""""
         s = apply(characters_game(), Shuffle(tuple(characters_game().to_shuffle)))
         assert s.phase is Phase.SETUP
         assert [(w.player, w.does) for w in waiting_for(s)] == [
-            ("Maria", "character"), ("Johnny", "character"), ("Claire", "character")]
+            ("Maria", "character"),
+            ("Johnny", "character"),
+            ("Claire", "character"),
+        ]
         labels = [c.label for c in GANGSTER_DICE.choices(s, "Maria")]
         assert labels[0] == "Play Nancy Hughs (3 favor cards)" and len(labels) == 9
         s = apply(s, ChooseCharacter("Maria", "Nancy Hughs"))
@@ -145,24 +160,32 @@ class TestCharactersInPlay:
             apply(s, ChooseCharacter("Johnny", "Vito"))
         with pytest.raises(RuleViolation, match="Maria plays Nancy Hughs for the whole game"):
             apply(s, ChooseCharacter("Maria", "Liza Bruno"))
-        s = apply(apply(s, ChooseCharacter("Johnny", "Liza Bruno")),
-                  ChooseCharacter("Claire", "Timmy Green"))
+        s = apply(
+            apply(s, ChooseCharacter("Johnny", "Liza Bruno")),
+            ChooseCharacter("Claire", "Timmy Green"),
+        )
         assert s.phase is Phase.BIDS and [len(p.hand) for p in s.players] == [3, 3, 3]
 
     def test_each_player_draws_the_favor_cards_their_card_says(self):
-        """"then draw the number of favor cards indicated on the back\" (and back up to it:
+        """ "then draw the number of favor cards indicated on the back\" (and back up to it:
         2-Player Variant)."""
-        cards = (Character("Big Sal", 4, "Shown, not enforced.", ()),
-                 Character("Little Al", 2, "Shown, not enforced.", ()))
+        cards = (
+            Character("Big Sal", 4, "Shown, not enforced.", ()),
+            Character("Little Al", 2, "Shown, not enforced.", ()),
+        )
         s = characters_game(cards, names=("Maria", "Johnny"))
         s = apply(s, Shuffle(stacked_deck(s, None)))
-        s = apply(apply(s, ChooseCharacter("Maria", "Big Sal")),
-                  ChooseCharacter("Johnny", "Little Al"))
+        s = apply(
+            apply(s, ChooseCharacter("Maria", "Big Sal")), ChooseCharacter("Johnny", "Little Al")
+        )
         assert [len(p.hand) for p in s.players] == [4, 2]
         view = player_view(s, None)
         assert view["players"][0]["character"] == {
-            "name": "Big Sal", "favors": 4, "ability": "Shown, not enforced.",
-            "placeholders": []}
+            "name": "Big Sal",
+            "favors": 4,
+            "ability": "Shown, not enforced.",
+            "placeholders": [],
+        }
 
     def test_without_characters_there_is_nothing_to_choose(self):
         s = GANGSTER_DICE.new_game(Setup((Seat("Maria"), Seat("Johnny"))), FILES)

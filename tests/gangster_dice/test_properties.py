@@ -122,8 +122,9 @@ def normalise(a: Any) -> Any:
 def fuzz(s: State, rng: random.Random) -> Any:
     """A random decision, aimed half the time at a player the game waits for."""
     waiting = waiting_for(s)
-    name = (rng.choice(waiting).player if waiting and rng.random() < 0.5
-            else rng.choice(s.players).name)
+    name = (
+        rng.choice(waiting).player if waiting and rng.random() < 0.5 else rng.choice(s.players).name
+    )
     colour = rng.choice([*COLOURS, None])
     colours = tuple(rng.choice(COLOURS) for _ in range(rng.randint(0, 4)))
     kind = rng.randrange(6)
@@ -132,8 +133,11 @@ def fuzz(s: State, rng: random.Random) -> Any:
         tokens = rng.sample(TOKENS, n) if rng.random() < 0.9 else [Token.LAWYER] * n
         return Bid(name, tuple(BidCard(t, rng.randint(0, 5)) for t in tokens))
     if kind == 1:
-        return Swap(name, colours, tuple(rng.choice(COLOURS) for _ in range(len(colours)))
-                    if rng.random() < 0.8 else ())
+        return Swap(
+            name,
+            colours,
+            tuple(rng.choice(COLOURS) for _ in range(len(colours))) if rng.random() < 0.8 else (),
+        )
     if kind == 2:
         return PlaceOnStreets(name, colour)
     if kind == 3:
@@ -144,13 +148,19 @@ def fuzz(s: State, rng: random.Random) -> Any:
     return Roll(name, tuple((c, rng.randint(1, 6)) for c in stash.listed()))
 
 
-@settings(max_examples=GAMES, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4), rules=house_rules,
-       cards=st.sampled_from(["companion", "physical"]),
-       characters=st.sampled_from(["off", "on"]))
-def test_random_games_keep_every_invariant(seed: int, players: int, rules: HouseRules,
-                                           cards: str, characters: str) -> None:
+@settings(
+    max_examples=GAMES, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    players=st.integers(2, 4),
+    rules=house_rules,
+    cards=st.sampled_from(["companion", "physical"]),
+    characters=st.sampled_from(["off", "on"]),
+)
+def test_random_games_keep_every_invariant(
+    seed: int, players: int, rules: HouseRules, cards: str, characters: str
+) -> None:
     rng = random.Random(seed ^ 0x6D1CE)
     line = setup_line(players, rules, cards, characters)
     actions = []
@@ -186,12 +196,14 @@ def test_random_games_keep_every_invariant(seed: int, players: int, rules: House
         s_after = scramble(after, viewer, rng)
         secrets_changed += s_after != after
         assert player_view(after, viewer) == player_view(s_after, viewer)
-        assert narrate(before, action, after, viewer) == narrate(s_before, action, s_after,
-                                                                 viewer)
+        assert narrate(before, action, after, viewer) == narrate(s_before, action, s_after, viewer)
         assert action_view(before, action, viewer) == action_view(s_before, action, viewer)
-        assert ([c.to_dict() for c in GANGSTER_DICE.choices(after, viewer)]
-                == [c.to_dict() for c in GANGSTER_DICE.choices(s_after, viewer)]
-                if viewer else True)
+        assert (
+            [c.to_dict() for c in GANGSTER_DICE.choices(after, viewer)]
+            == [c.to_dict() for c in GANGSTER_DICE.choices(s_after, viewer)]
+            if viewer
+            else True
+        )
         table = player_view(after, None)
         assert "you" not in table and "hidden" not in str(table)
         if isinstance(action, Shuffle):

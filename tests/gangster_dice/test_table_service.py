@@ -18,13 +18,14 @@ from companion.games.gangster_dice import GANGSTER_DICE, Phase, Shuffle
 from companion.records import parse_record, replay
 from companion.table import Refused, TableService
 
-PLAYERS = [{"name": n, "colour": c} for n, c in
-           (("Maria", "red"), ("Johnny", "blue"), ("Claire", "green"), ("Vincent", "yellow"))]
+PLAYERS = [
+    {"name": n, "colour": c}
+    for n, c in (("Maria", "red"), ("Johnny", "blue"), ("Claire", "green"), ("Vincent", "yellow"))
+]
 
 
 def setup(cards: str = "physical", players: int = 4) -> dict:
-    return {"type": "setup", "game": "gangster-dice", "players": PLAYERS[:players],
-            "cards": cards}
+    return {"type": "setup", "game": "gangster-dice", "players": PLAYERS[:players], "cards": cards}
 
 
 def play_out(service: TableService, game_id: str, rng: random.Random) -> None:
@@ -38,8 +39,9 @@ def play_out(service: TableService, game_id: str, rng: random.Random) -> None:
             service.submit_roll(game_id, w.player, faces, actor="dice", ask=w.dice.ask)
         else:
             choice = rng.choice(GANGSTER_DICE.choices(game.state, w.player))
-            service.submit(game_id, choice.action, actor=f"player:{w.player}",
-                           expected_seq=game.seq)
+            service.submit(
+                game_id, choice.action, actor=f"player:{w.player}", expected_seq=game.seq
+            )
 
 
 def test_a_physical_cards_game_is_kept_played_and_exported(tmp_path):
@@ -99,8 +101,7 @@ def test_a_roll_typed_on_a_phone_is_face_numbers_read_as_symbols(tmp_path):
     service = TableService(tmp_path)
     game = service.create_game(setup(players=2))
     w = next(w for w in GANGSTER_DICE.waiting_for(game.state) if w.player == "Maria")
-    service.submit_roll(game.id, "Maria", (1, 1, 3, 3, 4, 5), actor="player:Maria",
-                        ask=w.dice.ask)
+    service.submit_roll(game.id, "Maria", (1, 1, 3, 3, 4, 5), actor="player:Maria", ask=w.dice.ask)
     view = GANGSTER_DICE.player_view(service.game(game.id).state, None)
     assert view["players"][0]["symbols"] == {"gavel": 2, "cocktail": 1, "gun": 2, "finger": 1}
     with pytest.raises(Refused) as err:
@@ -113,8 +114,9 @@ def test_simulated_dice_roll_every_stash(tmp_path):
     service = TableService(tmp_path / "games")
     game = service.create_game(setup(players=3))
     assert [d.count for d in GANGSTER_DICE.dice_sets(game.state)] == [24, 24, 24]
-    dice = TableDice(service, tmp_path / "dice", mode="simulated", roll_time=0.0, tick=0.01,
-                     early_grace=0.0)
+    dice = TableDice(
+        service, tmp_path / "dice", mode="simulated", roll_time=0.0, tick=0.01, early_grace=0.0
+    )
     rng = random.Random(6)
     try:
         dice.follow(game.id)
@@ -128,8 +130,9 @@ def test_simulated_dice_roll_every_stash(tmp_path):
                 continue
             action = rng.choice(GANGSTER_DICE.legal_actions(g.state, asked[0].player))
             try:
-                service.submit(game.id, action, actor=f"player:{asked[0].player}",
-                               expected_seq=g.seq)
+                service.submit(
+                    game.id, action, actor=f"player:{asked[0].player}", expected_seq=g.seq
+                )
             except Refused as exc:
                 assert exc.code == "stale"  # a roll landed in between: look again
     finally:

@@ -74,7 +74,11 @@ def test_one_token_is_influenced_with_each_bid_won_and_all_four_are_revealed_at_
     s = bid(s, "Johnny", ("speakeasy", 0), ("investigator", 1))
     assert len(s.reveal.bids) == 4
     assert [(t, s.reveal.outcome(t).winner) for t in Token] == [
-        (Token.LAWYER, 0), (Token.SPEAKEASY, 1), (Token.STREETS, 0), (Token.INVESTIGATOR, 1)]
+        (Token.LAWYER, 0),
+        (Token.SPEAKEASY, 1),
+        (Token.STREETS, 0),
+        (Token.INVESTIGATOR, 1),
+    ]
     assert s.controller(Token.LAWYER) == 0 and s.controller(Token.STREETS) == 0
     assert s.controller(Token.SPEAKEASY) == 1
     assert s.controller(Token.INVESTIGATOR) == 0  # the first winner passes it to their left
@@ -83,8 +87,11 @@ def test_one_token_is_influenced_with_each_bid_won_and_all_four_are_revealed_at_
 def test_two_favor_cards_are_drawn_back_up_to_three():
     s = two({"Maria": [2, 3, 0]})
     deck = s.deck
-    s = play_round(s, Maria=(MIXED, [("streets", 2), ("lawyer", 3)]),
-                   Johnny=(("finger",) * 6, [("investigator", 0)]))
+    s = play_round(
+        s,
+        Maria=(MIXED, [("streets", 2), ("lawyer", 3)]),
+        Johnny=(("finger",) * 6, [("investigator", 0)]),
+    )
     assert hand(s, "Maria") == sorted([0, *deck[:2]]) and len(hand(s, "Johnny")) == 3
     assert s.deck == deck[3:]
 
@@ -92,17 +99,26 @@ def test_two_favor_cards_are_drawn_back_up_to_three():
 def test_the_lawyer_won_again_gives_a_plus_four_and_one_card_from_the_deck():
     s = arrange(two({"Maria": [2, 3, 0]}), control={Token.LAWYER: "Maria"})
     top = s.deck[0]
-    s = play_round(s, Maria=(MIXED, [("streets", 2), ("lawyer", 3)]),
-                   Johnny=(("finger",) * 6, [("investigator", 0)]))
+    s = play_round(
+        s,
+        Maria=(MIXED, [("streets", 2), ("lawyer", 3)]),
+        Johnny=(("finger",) * 6, [("investigator", 0)]),
+    )
     assert hand(s, "Maria") == sorted([0, 4, top]) and s.special == 5
 
 
 def test_the_investigator_passes_to_the_other_player():
-    s = arrange(two(), investigator=Dice(red=1), stash={"Maria": Dice(2, 1, 2)},
-                control={Token.INVESTIGATOR: "Maria"})
-    s = play_round(s, Maria=(("finger",) * 4 + ("gun",), [("investigator", 0),
-                                                          ("streets", 0)]),
-                   Johnny=(("cocktail",) * 6, [("speakeasy", 0)]))
+    s = arrange(
+        two(),
+        investigator=Dice(red=1),
+        stash={"Maria": Dice(2, 1, 2)},
+        control={Token.INVESTIGATOR: "Maria"},
+    )
+    s = play_round(
+        s,
+        Maria=(("finger",) * 4 + ("gun",), [("investigator", 0), ("streets", 0)]),
+        Johnny=(("cocktail",) * 6, [("speakeasy", 0)]),
+    )
     assert s.controller(Token.INVESTIGATOR) == 1
     assert s.investigator == Dice() and s.players[1].stash == Dice(2, 3, 2)  # took it off
     assert s.phase is Phase.BIDS
@@ -117,8 +133,9 @@ def test_a_simulated_two_player_game_follows_the_variant():
     from companion.simulate import random_setup
 
     rng = random.Random(4)
-    state = GANGSTER_DICE.new_game(GANGSTER_DICE.setup_from_dict(
-        random_setup(2, None, GANGSTER_DICE.id)), FILES)
+    state = GANGSTER_DICE.new_game(
+        GANGSTER_DICE.setup_from_dict(random_setup(2, None, GANGSTER_DICE.id)), FILES
+    )
     reveals = 0
     while not state.is_over:
         state = apply(state, GANGSTER_DICE.random_action(state, rng))

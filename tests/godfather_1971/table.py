@@ -55,11 +55,17 @@ def diagram(picture: str, players: int = 2) -> Diagram:
     return Diagram(layout, tuple(pieces), marked)
 
 
-def game(players: int = 2, neighborhoods=("park-west", "midtown"), cards: str = "physical",
-         **options) -> State:
-    setup = {"type": "setup", "game": "godfather-1971", "players": list(NAMES[:players]),
-             "neighborhoods": list(neighborhoods), "cards": cards,
-             "options": {"first_player": "first_seat", **options}}
+def game(
+    players: int = 2, neighborhoods=("park-west", "midtown"), cards: str = "physical", **options
+) -> State:
+    setup = {
+        "type": "setup",
+        "game": "godfather-1971",
+        "players": list(NAMES[:players]),
+        "neighborhoods": list(neighborhoods),
+        "cards": cards,
+        "options": {"first_player": "first_seat", **options},
+    }
     return GODFATHER_1971.new_game(GODFATHER_1971.setup_from_dict(setup), FILES)
 
 

@@ -17,10 +17,13 @@ from companion.protocol.errors import MalformedAction, RuleViolation
 def shuffle_line(state, rng=None):
     decks = state.board.decks
     rng = rng or random.Random(1)
-    return {"type": "shuffle", "player": "Plus",
-            "playing": rng.sample(decks.playing, len(decks.playing)),
-            "good": rng.sample(decks.good, len(decks.good)),
-            "bad": rng.sample(decks.bad, len(decks.bad))}
+    return {
+        "type": "shuffle",
+        "player": "Plus",
+        "playing": rng.sample(decks.playing, len(decks.playing)),
+        "good": rng.sample(decks.good, len(decks.good)),
+        "bad": rng.sample(decks.bad, len(decks.bad)),
+    }
 
 
 def test_the_game_waits_for_the_shuffle_which_must_be_the_whole_deck():
@@ -56,16 +59,18 @@ def test_the_companion_draws_the_shuffle_and_nobody_may_enter_it():
 
 def test_the_host_may_enter_what_the_table_saw_but_not_a_card_drawn():
     rules = GODFATHER_1971
-    seen = [{"type": "roll", "player": "Plus", "faces": [3, 4]},
-            {"type": "play_card", "player": "Plus"},
-            {"type": "break_card", "player": "Plus", "card": "collect-500"},
-            {"type": "place", "player": "Plus", "neighborhood": "midtown", "positions": ["A1"]},
-            {"type": "finger", "player": "Plus", "neighborhood": "midtown", "position": "A1"},
-            {"type": "end_fingerman", "player": "Plus"},
-            {"type": "give_up", "player": "Plus", "neighborhood": "midtown", "position": "A1"},
-            {"type": "sell", "player": "Plus", "neighborhood": "midtown", "position": "A1"},
-            {"type": "declare", "player": "Plus", "neighborhood": "midtown"},
-            {"type": "end_turn", "player": "Plus"}]
+    seen = [
+        {"type": "roll", "player": "Plus", "faces": [3, 4]},
+        {"type": "play_card", "player": "Plus"},
+        {"type": "break_card", "player": "Plus", "card": "collect-500"},
+        {"type": "place", "player": "Plus", "neighborhood": "midtown", "positions": ["A1"]},
+        {"type": "finger", "player": "Plus", "neighborhood": "midtown", "position": "A1"},
+        {"type": "end_fingerman", "player": "Plus"},
+        {"type": "give_up", "player": "Plus", "neighborhood": "midtown", "position": "A1"},
+        {"type": "sell", "player": "Plus", "neighborhood": "midtown", "position": "A1"},
+        {"type": "declare", "player": "Plus", "neighborhood": "midtown"},
+        {"type": "end_turn", "player": "Plus"},
+    ]
     assert all(rules.table_may_enter(rules.action_from_dict(line)) for line in seen)
     drawn = rules.action_from_dict({"type": "draw", "player": "Plus", "card": "money-5"})
     assert not rules.table_may_enter(drawn)  # the card drawn is the player's secret
@@ -74,21 +79,34 @@ def test_the_host_may_enter_what_the_table_saw_but_not_a_card_drawn():
 def test_cards_are_dealt_from_the_top_and_played_cards_go_to_the_bottom():
     state = game(cards="companion")
     line = shuffle_line(state)
-    state = play(state, line,
-                 {"type": "place", "player": "Plus", "neighborhood": "midtown",
-                  "positions": ["A1"], "racket": "hijacker"},
-                 {"type": "place", "player": "Plus", "neighborhood": "park-west",
-                  "positions": ["A1"], "racket": "bookie"},
-                 {"type": "end_turn", "player": "Plus"})
+    state = play(
+        state,
+        line,
+        {
+            "type": "place",
+            "player": "Plus",
+            "neighborhood": "midtown",
+            "positions": ["A1"],
+            "racket": "hijacker",
+        },
+        {
+            "type": "place",
+            "player": "Plus",
+            "neighborhood": "park-west",
+            "positions": ["A1"],
+            "racket": "bookie",
+        },
+        {"type": "end_turn", "player": "Plus"},
+    )
     top = line["playing"][0]
     assert state.players[0].hand == top and state.deck == tuple(line["playing"][1:])
     assert state.turn.seat == 1 and state.step is Step.PLACE  # Minus's first turn
-    state = play(state,
-                 {"type": "place", "player": "Minus", "neighborhood": "midtown",
-                  "positions": ["D5"]},
-                 {"type": "place", "player": "Minus", "neighborhood": "park-west",
-                  "positions": ["E6"]},
-                 {"type": "end_turn", "player": "Minus"})
+    state = play(
+        state,
+        {"type": "place", "player": "Minus", "neighborhood": "midtown", "positions": ["D5"]},
+        {"type": "place", "player": "Minus", "neighborhood": "park-west", "positions": ["E6"]},
+        {"type": "end_turn", "player": "Minus"},
+    )
     assert state.step is Step.PLAY_CARD
     state = play(state, {"type": "play_card", "player": "Plus"})
     assert state.deck[-1] == top and len(state.deck) == 51
@@ -101,8 +119,11 @@ def test_a_break_card_comes_off_the_top_of_its_deck_and_goes_to_the_bottom():
     state = state.with_player(0, started=True, hand="breaks")
     state = arrange(state, "midtown", ". . . . ." * 4)
     state = replace(state, step=Step.PLAY_CARD, turn=replace(state.turn, first=False))
-    state = play(state, {"type": "play_card", "player": "Plus"},
-                 {"type": "roll", "player": "Plus", "faces": [4, 2]})
+    state = play(
+        state,
+        {"type": "play_card", "player": "Plus"},
+        {"type": "roll", "player": "Plus", "faces": [4, 2]},
+    )
     assert state.turn.break_card == line["good"][0]
     assert state.good == (*line["good"][1:], line["good"][0])
 
@@ -126,20 +147,35 @@ def test_a_scrambled_game_looks_the_same_to_whoever_may_not_see_the_secrets():
         state = GODFATHER_1971.apply(state, GODFATHER_1971.random_action(state, rng))
     for viewer in ("Plus", "Minus", "Star", None):
         scrambled = GODFATHER_1971.scramble(state, viewer, rng)
-        assert GODFATHER_1971.player_view(scrambled, viewer) == \
-            GODFATHER_1971.player_view(state, viewer)
+        assert GODFATHER_1971.player_view(scrambled, viewer) == GODFATHER_1971.player_view(
+            state, viewer
+        )
         if viewer is not None:
-            assert scrambled.players[state.seat(viewer)].hand == \
-                state.players[state.seat(viewer)].hand
+            assert (
+                scrambled.players[state.seat(viewer)].hand == state.players[state.seat(viewer)].hand
+            )
     assert any(GODFATHER_1971.scramble(state, None, rng).deck != state.deck for _ in range(3))
 
 
 def test_a_physical_card_is_checked_for_what_it_can_be():
-    state = play(game(), {"type": "place", "player": "Plus", "neighborhood": "midtown",
-                          "positions": ["A1"], "racket": "hijacker"},
-                 {"type": "place", "player": "Plus", "neighborhood": "park-west",
-                  "positions": ["A1"], "racket": "bookie"},
-                 {"type": "end_turn", "player": "Plus"})
+    state = play(
+        game(),
+        {
+            "type": "place",
+            "player": "Plus",
+            "neighborhood": "midtown",
+            "positions": ["A1"],
+            "racket": "hijacker",
+        },
+        {
+            "type": "place",
+            "player": "Plus",
+            "neighborhood": "park-west",
+            "positions": ["A1"],
+            "racket": "bookie",
+        },
+        {"type": "end_turn", "player": "Plus"},
+    )
     with pytest.raises(MalformedAction) as err:
         play(state, {"type": "draw", "player": "Plus", "card": "money-10"})
     assert "1 to 9" in str(err.value)

@@ -18,15 +18,29 @@ EXAMPLES = sorted((ROOT / "examples").glob("godfather-1971-*.jsonl"))
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, timeout=300, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_simulate_writes_a_whole_game_that_replays_to_its_end(tmp_path, players):
     out = tmp_path / "game.jsonl"
-    done = run("simulate", "--game", "godfather-1971", "--players", str(players), "--seed", "7",
-               "--out", str(out))
+    done = run(
+        "simulate",
+        "--game",
+        "godfather-1971",
+        "--players",
+        str(players),
+        "--seed",
+        "7",
+        "--out",
+        str(out),
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(run("replay", "--json", str(out)).stdout)
     assert result["ok"] and result["over"] and result["game"] == "godfather-1971"
@@ -61,8 +75,7 @@ def test_replay_names_the_line_and_the_rule_of_an_illegal_placement(tmp_path):
 
 
 def test_demo_narrates_a_game_to_the_godfather():
-    done = run("demo", "--game", "godfather-1971", "--players", "2", "--seed", "3",
-               "--delay", "0")
+    done = run("demo", "--game", "godfather-1971", "--players", "2", "--seed", "3", "--delay", "0")
     assert done.returncode == 0, done.stderr
     assert "THE GODFATHER:" in done.stdout
     assert "draws a card for the next turn" in done.stdout
@@ -87,8 +100,13 @@ def test_score_reads_a_final_position_typed_by_hand(tmp_path):
 def test_rules_lists_the_house_rules():
     done = run("rules", "--game", "godfather-1971")
     assert done.returncode == 0
-    for name in ("control", "controlled_positions", "control_broken_by", "first_player",
-                 "bad_break_shortfall"):
+    for name in (
+        "control",
+        "controlled_positions",
+        "control_broken_by",
+        "first_player",
+        "bad_break_shortfall",
+    ):
         assert name in done.stdout
 
 
@@ -97,9 +115,12 @@ SHIPPED = ROOT / "companion" / "games" / "godfather_1971" / "data" / "neighborho
 
 def test_board_check_reads_a_tracing_and_shows_what_it_read(tmp_path):
     mine = tmp_path / "our-park-west.toml"
-    mine.write_text((SHIPPED / "park-west.toml").read_text()
-                    .replace("cut = []", 'cut = [["A1", "A2"]]')
-                    .replace('map = "placeholder:', 'map = "traced: our copy; was'))
+    mine.write_text(
+        (SHIPPED / "park-west.toml")
+        .read_text()
+        .replace("cut = []", 'cut = [["A1", "A2"]]')
+        .replace('map = "placeholder:', 'map = "traced: our copy; was')
+    )
     done = run("board", "check", "--game", "godfather-1971", str(mine))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Park West (park-west): 30 positions\n" in done.stdout  # no longer a placeholder
@@ -111,18 +132,20 @@ def test_board_check_lists_every_problem_with_its_line_and_fix(tmp_path):
     bad = tmp_path / "bad.toml"
     text = (SHIPPED / "midtown.toml").read_text()
     text = text.replace("cut = []", 'cut = [["A1", "Z9"], ["A1", "C3"]]').replace(
-        'id = "midtown"', 'id = "Mid Town"')
+        'id = "midtown"', 'id = "Mid Town"'
+    )
     bad.write_text(text)
     lines = text.splitlines()
-    at = {key: 1 + next(i for i, line in enumerate(lines) if line.startswith(key))
-          for key in ("id =", "cut =")}
+    at = {
+        key: 1 + next(i for i, line in enumerate(lines) if line.startswith(key))
+        for key in ("id =", "cut =")
+    }
     done = run("board", "check", "--game", "godfather-1971", str(bad))
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert f"{bad}:{at['id =']}: error: the neighborhood needs an id" in done.stdout
     assert 'fix: id = "park-west"' in done.stdout
     assert f"{bad}:{at['cut =']}: error: cut: Z9 is not a position of this map" in done.stdout
-    assert f"{bad}:{at['cut =']}: error: cut: A1 and C3 are not straight neighbours" \
-        in done.stdout
+    assert f"{bad}:{at['cut =']}: error: cut: A1 and C3 are not straight neighbours" in done.stdout
     assert "3 error(s)" in done.stdout  # every problem at once, not the first alone
     broken = tmp_path / "broken.toml"
     broken.write_text('format = 1\nmap = "o o\n')

@@ -68,20 +68,25 @@ def test_the_rulebooks_example_extortion_on_the_lower_east_side():
     assert view["players"][0]["bonuses"] == []
 
 
-@pytest.mark.parametrize("value,bonus", [(6800, 700), (3500, 400), (1000, 100), (4300, 400),
-                                         (10000, 1000)])
+@pytest.mark.parametrize(
+    "value,bonus", [(6800, 700), (3500, 400), (1000, 100), (4300, 400), (10000, 1000)]
+)
 def test_the_bonus_is_ten_percent_rounded_to_the_nearest_hundred(value, bonus):
     assert bonus_of(value) == bonus
 
 
 def test_a_majority_an_opponent_could_reduce_is_not_control_and_the_table_sees_why():
     state = started(game())
-    state = arrange(state, "midtown", """
+    state = arrange(
+        state,
+        "midtown",
+        """
         + + + + -
         + . + . .
         + + + + .
         . . + . +
-    """)
+    """,
+    )
     state = play(state, act("end_turn", "Plus"))
     i = state.board.index("midtown")
     assert state.hoods[i].open
@@ -124,8 +129,9 @@ def test_the_game_ends_when_every_neighborhood_is_closed_and_the_richest_wins():
     score = GODFATHER_1971.score(state)
     assert score["totals"] == {"Plus": 3000 + 6800, "Minus": 9000, "Star": 3000}
     assert score["winners"] == ["Plus"]
-    lines = GODFATHER_1971.narrate(before, GODFATHER_1971.action_from_dict(
-        act("end_turn", "Plus")), state, None)
+    lines = GODFATHER_1971.narrate(
+        before, GODFATHER_1971.action_from_dict(act("end_turn", "Plus")), state, None
+    )
     assert any("THE GODFATHER: Plus" in line for line in lines)
     tied = GODFATHER_1971.score(state.with_player(1, cash=9800))
     assert tied["winners"] == ["Plus", "Minus"]
@@ -137,13 +143,19 @@ def test_the_game_ends_when_every_neighborhood_is_closed_and_the_richest_wins():
 def test_the_short_game_plays_on_fewer_neighborhoods():
     # "A shorter version of THE GODFATHER can be played by eliminating the desired number of
     # Neighborhoods from competition, playing only on the remainder."
-    setup = {"type": "setup", "game": "godfather-1971", "players": ["A", "B", "C"],
-             "neighborhoods": 2}
+    setup = {
+        "type": "setup",
+        "game": "godfather-1971",
+        "players": ["A", "B", "C"],
+        "neighborhoods": 2,
+    }
     state = GODFATHER_1971.new_game(GODFATHER_1971.setup_from_dict(setup), FILES)
     assert [layout.id for layout in state.board.layouts] == ["the-docks", "midtown"]
     with pytest.raises(RuleViolation) as err:
-        GODFATHER_1971.new_game(GODFATHER_1971.setup_from_dict(
-            {**setup, "neighborhoods": ["midtown", "brooklyn"]}), FILES)
+        GODFATHER_1971.new_game(
+            GODFATHER_1971.setup_from_dict({**setup, "neighborhoods": ["midtown", "brooklyn"]}),
+            FILES,
+        )
     assert err.value.rule == "The Board" and "brooklyn" in err.value.reason
 
 
@@ -182,8 +194,9 @@ def test_declared_control_unchallenged_for_a_round_is_conceded():
     # on their next move, CONTROL is conceded to him."
     state = play(declared_game(), act("declare", "Plus", neighborhood="midtown"))
     state = next_turn(state, "Plus")
-    state = play(state, act("place", "Minus", neighborhood="park-west", positions=["A1"],
-                            racket="hijacker"))
+    state = play(
+        state, act("place", "Minus", neighborhood="park-west", positions=["A1"], racket="hijacker")
+    )
     state = next_turn(state, "Minus")
     i = state.board.index("midtown")
     assert state.hoods[i].controller == 0

@@ -145,13 +145,16 @@ def test_fifteen_of_thirty_is_no_majority():
 def test_every_opponent_is_asked_from_the_holders_left():
     # (-) cannot touch (+)'s corner piece on A6: (*)'s pieces touch it, and two players
     # never surround together. But (*) can take it with one piece on B6: no CONTROL.
-    d = diagram("""
+    d = diagram(
+        """
         + + + + * +
         + . + + * .
         + + + . . .
         + + + + . .
         . . . . - -
-    """, players=3)
+    """,
+        players=3,
+    )
     verdict = check(d.layout, d.pieces, 0)
     assert verdict.holds == 16 and verdict.majority
     assert breach_by(d.layout, d.pieces, 0, 1) is None
@@ -164,12 +167,15 @@ def test_every_opponent_is_asked_from_the_holders_left():
 def test_a_taking_move_that_needs_a_first_capture_is_found():
     # (-) can first take (*)'s lone piece, and only then reach (+)'s group through the
     # position it frees: a turn of several placements.
-    d = diagram("""
+    d = diagram(
+        """
         + + + + +
         + . + . +
         + + + * +
         . . - . -
-    """, players=3)
+    """,
+        players=3,
+    )
     assert check(d.layout, d.pieces, 0).majority
 
 
@@ -185,8 +191,7 @@ def random_position(rng: random.Random, heavy: int = 3):
     layout = grid_layout("r", "Random", ["o" * cols] * rows)
     players = rng.randint(2, 4)
     pieces = [0] * players
-    for i in rng.sample(range(layout.size), rng.randint(layout.size // 3,
-                                                       layout.size * 4 // 5)):
+    for i in rng.sample(range(layout.size), rng.randint(layout.size // 3, layout.size * 4 // 5)):
         pieces[rng.choices(range(players), [heavy] + [1] * (players - 1))[0]] |= 1 << i
     # No group may already stand surrounded (the rules would have taken it).
     for seat in range(players):

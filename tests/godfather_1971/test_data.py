@@ -29,8 +29,9 @@ CARD = {
 def test_the_shipped_files_check_clean():
     problems = check_shipped(FILES)
     assert len(problems) == 10  # the card, the decks, eight neighborhoods
-    assert {name: [p.format(name) for p in found] for name, found in problems.items()
-            if found} == {}
+    assert {
+        name: [p.format(name) for p in found] for name, found in problems.items() if found
+    } == {}
 
 
 def test_the_racket_control_value_card():
@@ -95,29 +96,34 @@ def test_an_owner_checks_a_tracing_and_sees_what_was_read():
     assert any(line.strip().startswith("B2:") and "A2 B1 B3 C2;" in line for line in lines)
 
 
-@pytest.mark.parametrize("change,line,words", [
-    (('o o o .\n', 'o x o .\n'), 5, "only o (a position) and . (none)"),
-    (('cut = [["A1", "A2"]]', 'cut = [["A1", "B2"]]'), 9, "not straight neighbours"),
-    (('cut = [["A1", "A2"]]', 'cut = [["A1", "Z9"]]'), 9, "Z9 is not a position"),
-    (('join = []', 'joins = []'), 10, "unknown key 'joins'"),
-    (('map = "traced: our copy, 2024"', 'map = "inferred"'), 14, "needs its reasoning"),
-    (('map = "traced: our copy, 2024"', 'map = "from memory"'), 14, "does not say where"),
-    (('id = "park-west"', 'id = "Park West"'), 2, "needs an id"),
-    (('format = 1', 'format = 2'), 1, "format must be 1"),
-    (('name = "Park West"\n', 'name = "Park West\n'), 3, "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "change,line,words",
+    [
+        (("o o o .\n", "o x o .\n"), 5, "only o (a position) and . (none)"),
+        (('cut = [["A1", "A2"]]', 'cut = [["A1", "B2"]]'), 9, "not straight neighbours"),
+        (('cut = [["A1", "A2"]]', 'cut = [["A1", "Z9"]]'), 9, "Z9 is not a position"),
+        (("join = []", "joins = []"), 10, "unknown key 'joins'"),
+        (('map = "traced: our copy, 2024"', 'map = "inferred"'), 14, "needs its reasoning"),
+        (('map = "traced: our copy, 2024"', 'map = "from memory"'), 14, "does not say where"),
+        (('id = "park-west"', 'id = "Park West"'), 2, "needs an id"),
+        (("format = 1", "format = 2"), 1, "format must be 1"),
+        (('name = "Park West"\n', 'name = "Park West\n'), 3, "not valid TOML"),
+    ],
+)
 def test_each_problem_of_a_tracing_is_reported_on_its_line_with_a_fix(change, line, words):
     described, problems = check_tracing(TRACING.replace(*change))
     assert described is None
     errors = [p for p in problems if not p.warning]
-    assert any(words in p.message and p.line == line for p in errors), \
-        [p.format("t.toml") for p in errors]
+    assert any(words in p.message and p.line == line for p in errors), [
+        p.format("t.toml") for p in errors
+    ]
     assert all(p.fix for p in errors)
 
 
 def test_a_tracing_with_isolated_positions_is_warned_about():
     lonely = TRACING.replace("o o o .\no o o o\n", "o . o .\no . . o\n").replace(
-        'cut = [["A1", "A2"]]', "cut = []")
+        'cut = [["A1", "A2"]]', "cut = []"
+    )
     described, problems = check_tracing(lonely)
     assert described is not None  # warnings only
     assert any(p.warning and "touch no other position" in p.message for p in problems)
@@ -126,17 +132,23 @@ def test_a_tracing_with_isolated_positions_is_warned_about():
 def test_a_game_is_played_on_a_tracing(tmp_path):
     (tmp_path / "our-park-west.toml").write_text(TRACING, "utf-8")
     files = GameFiles(GODFATHER_1971, tmp_path)
-    setup = GODFATHER_1971.setup_from_dict({
-        "type": "setup", "game": "godfather-1971", "players": ["A", "B"],
-        "traced": {"park-west": "our-park-west.toml"}, "neighborhoods": ["park-west"]})
+    setup = GODFATHER_1971.setup_from_dict(
+        {
+            "type": "setup",
+            "game": "godfather-1971",
+            "players": ["A", "B"],
+            "traced": {"park-west": "our-park-west.toml"},
+            "neighborhoods": ["park-west"],
+        }
+    )
     state = GODFATHER_1971.new_game(setup, files)
     [layout] = state.board.layouts
     assert layout.size == 10 and not layout.placeholder
     assert "Park West: its 10 positions and their neighbours" not in {
-        f.what for f in state.board.placeholders()}
+        f.what for f in state.board.placeholders()
+    }
     with pytest.raises(RuleViolation) as err:  # a tracing that does not check is refused
-        (tmp_path / "our-park-west.toml").write_text(TRACING.replace("o o o .", "o x o ."),
-                                                      "utf-8")
+        (tmp_path / "our-park-west.toml").write_text(TRACING.replace("o o o .", "o x o ."), "utf-8")
         GODFATHER_1971.new_game(setup, files)
     assert err.value.rule == "The Board" and "only o" in err.value.reason
 
@@ -146,8 +158,9 @@ def test_the_value_card_and_decks_are_checked_too():
     assert card is None
     messages = " ".join(p.message for p in problems)
     assert "multiple of $100" in messages and "extortion" in messages and "no source" in messages
-    decks, problems = check_cards('format = 1\n[[playing]]\ncard = "money-12"\n'
-                                  'source = "placeholder: x"\n')
+    decks, problems = check_cards(
+        'format = 1\n[[playing]]\ncard = "money-12"\nsource = "placeholder: x"\n'
+    )
     assert decks is None
     assert any("numbered 1 to 9" in p.message for p in problems)
     assert any("Good Break deck has no cards" in p.message for p in problems)

@@ -75,11 +75,14 @@ def test_the_fence_must_touch_the_pieces_it_surrounds():
 def test_two_opponents_may_not_surround_together():
     # "2 opponents may not together surround a Player's pieces. Surrounding pieces must be
     # of the same color."
-    d = diagram("""
+    d = diagram(
+        """
         . + .
         + - *
         . . .
-    """, players=3)
+    """,
+        players=3,
+    )
     out = taken(d, 0, "C2")
     assert out.taken == ()
     out = taken(d, 2, "C2")
@@ -88,11 +91,14 @@ def test_two_opponents_may_not_surround_together():
 
 def test_one_player_surrounds_two_opponents_pieces_at_once():
     # "One Player may surround 2 (or 3) separate opponents' pieces with his own."
-    d = diagram("""
+    d = diagram(
+        """
         . + . + .
         + - . * +
         . + . + .
-    """, players=3)
+    """,
+        players=3,
+    )
     out = taken(d, 0, "B3")
     assert sorted((t.owner, d.names(t.group)[0]) for t in out.taken) == [(1, "B2"), (2, "B4")]
 
@@ -139,11 +145,14 @@ def test_pieces_put_down_together_are_judged_together():
 
 def test_a_piece_between_two_opponents_is_not_taken():
     # Its fence would be two colours: it stands, so it may be put there.
-    d = diagram("""
+    d = diagram(
+        """
         . + .
         + . *
         . * .
-    """, players=3)
+    """,
+        players=3,
+    )
     out = place(d.layout, d.pieces, 1, d.at("B2"))
     assert isinstance(out, Placed) and out.taken == ()
 
@@ -166,35 +175,53 @@ def test_the_rulebooks_exchange_three_for_one_then_three_for_three():
 
 
 def test_the_referee_names_the_rule_and_the_fence():
-    state = arrange(game(), "midtown", """
+    state = arrange(
+        game(),
+        "midtown",
+        """
         . + . . .
         + . + . .
         . + . . .
         . . . . .
-    """)
-    state = play(state, {"type": "place", "player": "Plus", "neighborhood": "park-west",
-                         "positions": ["A1"], "racket": "hijacker"},
-                 {"type": "place", "player": "Plus", "neighborhood": "midtown",
-                  "positions": ["D5"]},
-                 {"type": "end_turn", "player": "Plus"},
-                 {"type": "draw", "player": "Plus", "card": "money-5"})
+    """,
+    )
+    state = play(
+        state,
+        {
+            "type": "place",
+            "player": "Plus",
+            "neighborhood": "park-west",
+            "positions": ["A1"],
+            "racket": "hijacker",
+        },
+        {"type": "place", "player": "Plus", "neighborhood": "midtown", "positions": ["D5"]},
+        {"type": "end_turn", "player": "Plus"},
+        {"type": "draw", "player": "Plus", "card": "money-5"},
+    )
     with pytest.raises(RuleViolation) as err:
-        play(state, {"type": "place", "player": "Minus", "neighborhood": "midtown",
-                     "positions": ["B2"]})
+        play(
+            state,
+            {"type": "place", "player": "Minus", "neighborhood": "midtown", "positions": ["B2"]},
+        )
     assert err.value.rule == "Fighting for Control"
     assert "B2" in err.value.reason and "A2, B1, B3, C2" in err.value.reason
     assert "taking move" in err.value.reason
 
 
 def test_a_capture_ruling_carries_the_fence_and_the_board_it_left_for_the_pages():
-    state = arrange(game(), "midtown", """
+    state = arrange(
+        game(),
+        "midtown",
+        """
         - + . . .
         . . . . .
         . . . . .
         . . . . .
-    """)
-    state = play(state, {"type": "place", "player": "Plus", "neighborhood": "midtown",
-                         "positions": ["B1"]})
+    """,
+    )
+    state = play(
+        state, {"type": "place", "player": "Plus", "neighborhood": "midtown", "positions": ["B1"]}
+    )
     [ruling] = GODFATHER_1971.player_view(state, None)["rulings"]
     assert ruling["kind"] == "capture" and ruling["placed"] == ["B1"]
     assert ruling["taken"] == [{"owner": "Minus", "positions": ["A1"], "fence": ["A2", "B1"]}]

@@ -24,13 +24,15 @@ MAX_ACTIONS = 20_000
 
 
 def random_setup(rng: random.Random) -> dict:
-    options = {name: rng.choice(info.values)
-               for name, info in option_infos(HouseRules).items()}
-    return {"type": "setup", "game": "godfather-1971",
-            "players": ["Ann", "Bo", "Cy", "Di"][:rng.randint(2, 4)],
-            "cards": rng.choice(["physical", "companion"]),
-            "neighborhoods": rng.choice([None, 4, 3, 2, ["harlem", "midtown"]]),
-            "options": options}
+    options = {name: rng.choice(info.values) for name, info in option_infos(HouseRules).items()}
+    return {
+        "type": "setup",
+        "game": "godfather-1971",
+        "players": ["Ann", "Bo", "Cy", "Di"][: rng.randint(2, 4)],
+        "cards": rng.choice(["physical", "companion"]),
+        "neighborhoods": rng.choice([None, 4, 3, 2, ["harlem", "midtown"]]),
+        "options": options,
+    }
 
 
 def check_invariants(state) -> None:
@@ -43,8 +45,9 @@ def check_invariants(state) -> None:
             seen |= mask
         assert not seen & ~layout.full
         if hood.controller is not None:
-            assert [bin(m).count("1") for m in hood.pieces].count(1) == 1 and \
-                bin(seen).count("1") == 1
+            assert [bin(m).count("1") for m in hood.pieces].count(1) == 1 and bin(seen).count(
+                "1"
+            ) == 1
         elif hood.open:
             for seat, mask in enumerate(hood.pieces):
                 for g in groups(layout, mask):

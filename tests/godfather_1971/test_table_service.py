@@ -16,13 +16,20 @@ from companion.games.godfather_1971 import GODFATHER_1971, Shuffle, Step
 from companion.records import parse_record, replay
 from companion.table import Refused, TableService
 
-PLAYERS = [{"name": n, "colour": c} for n, c in
-           (("Vito", "red"), ("Sollozzo", "blue"), ("Barzini", "green"))]
+PLAYERS = [
+    {"name": n, "colour": c}
+    for n, c in (("Vito", "red"), ("Sollozzo", "blue"), ("Barzini", "green"))
+]
 
 
 def setup(cards: str = "physical", neighborhoods: int = 2) -> dict:
-    return {"type": "setup", "game": "godfather-1971", "players": PLAYERS,
-            "neighborhoods": neighborhoods, "cards": cards}
+    return {
+        "type": "setup",
+        "game": "godfather-1971",
+        "players": PLAYERS,
+        "neighborhoods": neighborhoods,
+        "cards": cards,
+    }
 
 
 def play_out(service: TableService, game_id: str, rng: random.Random) -> int:
@@ -34,11 +41,9 @@ def play_out(service: TableService, game_id: str, rng: random.Random) -> int:
         [w] = GODFATHER_1971.waiting_for(game.state)
         action = GODFATHER_1971.random_action(game.state, rng)
         if w.dice is not None:
-            service.submit_roll(game_id, w.player, action.faces, actor="dice",
-                                ask=w.dice.ask)
+            service.submit_roll(game_id, w.player, action.faces, actor="dice", ask=w.dice.ask)
         else:
-            service.submit(game_id, action, actor=f"player:{w.player}",
-                           expected_seq=game.seq)
+            service.submit(game_id, action, actor=f"player:{w.player}", expected_seq=game.seq)
         moves += 1
     return moves
 

@@ -45,8 +45,7 @@ def test_two_to_four_players_each_with_three_thousand_dollars():
         state = game(n)
         assert [p.cash for p in state.players] == [3000] * n
     for n in (1, 5):
-        setup = {"type": "setup", "game": "godfather-1971",
-                 "players": [f"P{i}" for i in range(n)]}
+        setup = {"type": "setup", "game": "godfather-1971", "players": [f"P{i}" for i in range(n)]}
         with pytest.raises(RuleViolation) as err:
             GODFATHER_1971.new_game(GODFATHER_1971.setup_from_dict(setup), FILES)
         assert err.value.rule == "Preparation" and str(n) in err.value.reason
@@ -60,8 +59,12 @@ def test_the_dice_decide_who_goes_first_and_ties_roll_again():
     [w] = GODFATHER_1971.waiting_for(state)
     assert w.player == "Ann" and w.dice.count == 2 and w.dice.pools == ("dice",)
     assert refused(state, act("roll", "Bo", faces=[6, 6])).rule == "To Start"
-    state = play(state, act("roll", "Ann", faces=[6, 5]), act("roll", "Bo", faces=[5, 6]),
-                 act("roll", "Cy", faces=[1, 2]))
+    state = play(
+        state,
+        act("roll", "Ann", faces=[6, 5]),
+        act("roll", "Bo", faces=[5, 6]),
+        act("roll", "Cy", faces=[1, 2]),
+    )
     assert state.step is Step.ROLL_FOR_FIRST  # Ann and Bo tied on 11
     assert [s for s, _ in state.rolloff] == [0, 1]
     state = play(state, act("roll", "Ann", faces=[2, 2]), act("roll", "Bo", faces=[3, 2]))
@@ -71,8 +74,11 @@ def test_the_dice_decide_who_goes_first_and_ties_roll_again():
 def test_the_first_turn_buys_one_to_three_pieces_in_each_of_two_neighborhoods():
     # "2 BOOKIES in MIDTOWN, 3 LOAN SHARKS in HARLEM; Cost: $1050"
     state = game(2, neighborhoods=("harlem", "midtown", "the-docks"))
-    state = play(state, place("Plus", "midtown", "A1", "A2", racket="bookie"),
-                 place("Plus", "harlem", "A1", "A2", "B1", racket="loan-shark"))
+    state = play(
+        state,
+        place("Plus", "midtown", "A1", "A2", racket="bookie"),
+        place("Plus", "harlem", "A1", "A2", "B1", racket="loan-shark"),
+    )
     assert cash(state) == 3000 - 1050
     # "He thereby determines which racket will be played in those two territories".
     midtown = state.hoods[state.board.index("midtown")]
@@ -104,9 +110,16 @@ def test_only_the_neighborhoods_racket_may_be_positioned_there():
         play(state, place("Plus", "park-west", "A1"))
 
 
-@pytest.mark.parametrize("racket,cost", [("bookie", 300), ("strongarm", 250),
-                                         ("bootlegger", 200), ("loan-shark", 150),
-                                         ("hijacker", 100)])
+@pytest.mark.parametrize(
+    "racket,cost",
+    [
+        ("bookie", 300),
+        ("strongarm", 250),
+        ("bootlegger", 200),
+        ("loan-shark", 150),
+        ("hijacker", 100),
+    ],
+)
 def test_what_a_piece_costs(racket, cost):
     # "a BOOKIE costs $300, a STRONGMAN $250, a BOOTLEGGER $200, a LOAN SHARK $150, a
     # HIJACKER $100", in all neighborhoods.
@@ -135,12 +148,16 @@ def later_turn(card: str, **changes):
     """Plus's second turn, holding ``card``, Midtown a Bookie neighborhood."""
     state = started(game())
     state = state.with_player(0, hand=card, **changes)
-    state = arrange(state, "midtown", """
+    state = arrange(
+        state,
+        "midtown",
+        """
         + . . . .
         . . . . .
         . . . . -
         . . . . .
-    """)
+    """,
+    )
     return replace(state, step=Step.PLAY_CARD)
 
 
@@ -193,14 +210,22 @@ def test_breaks_of_the_game_even_is_a_good_break():
     state = play(state, act("break_card", "Plus", card="collect-500"))
     assert cash(state) == 3500 and state.step is Step.PLACE
     # A Good Break of pieces: free, placed at once.
-    state = play(later_turn("breaks"), act("play_card", "Plus"), act("roll", "Plus", faces=[2, 2]),
-                 act("break_card", "Plus", card="bookie-1"))
+    state = play(
+        later_turn("breaks"),
+        act("play_card", "Plus"),
+        act("roll", "Plus", faces=[2, 2]),
+        act("break_card", "Plus", card="bookie-1"),
+    )
     assert state.turn.free_count == 1
 
 
 def test_a_bad_break_is_paid_from_cash():
-    state = play(later_turn("breaks"), act("play_card", "Plus"), act("roll", "Plus", faces=[2, 3]),
-                 act("break_card", "Plus", card="pay-400"))
+    state = play(
+        later_turn("breaks"),
+        act("play_card", "Plus"),
+        act("roll", "Plus", faces=[2, 3]),
+        act("break_card", "Plus", card="pay-400"),
+    )
     assert cash(state) == 2600 and state.step is Step.PLACE
 
 
@@ -209,8 +234,12 @@ def test_a_bad_break_beyond_the_cash_converts_pieces_at_half_their_cost():
     # the bank he receives 1/2 their cost value, with which he may pay the penalty."
     state = later_turn("breaks", cash=0)
     state = arrange(state, "park-west", "+ + . . . ." + " . . . . . ." * 4, Racket.LOAN_SHARK)
-    state = play(state, act("play_card", "Plus"), act("roll", "Plus", faces=[1, 2]),
-                 act("break_card", "Plus", card="pay-200"))
+    state = play(
+        state,
+        act("play_card", "Plus"),
+        act("roll", "Plus", faces=[1, 2]),
+        act("break_card", "Plus", card="pay-200"),
+    )
     assert state.step is Step.SELL
     err = refused(state, act("sell", "Plus", neighborhood="midtown", position="C5"))
     assert err.rule == "The Cards" and "not one of your pieces" in err.reason
@@ -228,8 +257,12 @@ def test_stalemated_pieces_may_still_pay_a_bad_break():
     state = arrange(state, "park-west", "+ + . . . ." + " . . . . . ." * 4, Racket.BOOTLEGGER)
     park = state.board.index("park-west")
     state = state.with_hood(park, stalemated=True)
-    state = play(state, act("play_card", "Plus"), act("roll", "Plus", faces=[1, 2]),
-                 act("break_card", "Plus", card="pay-100"))
+    state = play(
+        state,
+        act("play_card", "Plus"),
+        act("roll", "Plus", faces=[1, 2]),
+        act("break_card", "Plus", card="pay-100"),
+    )
     state = play(state, act("sell", "Plus", neighborhood="park-west", position="A2"))
     assert cash(state) == 0 and state.step is Step.PLACE  # $100 for a $200 Bootlegger
     assert state.hoods[park].stalemated and state.hoods[park].pieces[0] == 0b1
@@ -240,13 +273,21 @@ def test_stalemated_pieces_may_still_pay_a_bad_break():
 def test_a_bad_break_takes_pieces_of_its_racket_and_is_void_without_them():
     # "If he has no pieces on the board of the racket stipulated, that part of the penality
     # is void."
-    state = play(later_turn("breaks"), act("play_card", "Plus"), act("roll", "Plus", faces=[1, 2]),
-                 act("break_card", "Plus", card="lose-hijacker-2"))
+    state = play(
+        later_turn("breaks"),
+        act("play_card", "Plus"),
+        act("roll", "Plus", faces=[1, 2]),
+        act("break_card", "Plus", card="lose-hijacker-2"),
+    )
     assert state.step is Step.PLACE and cash(state) == 3000
     state = later_turn("breaks")
     state = arrange(state, "park-west", "+ + + . . ." + " . . . . . ." * 4, Racket.BOOKIE)
-    state = play(state, act("play_card", "Plus"), act("roll", "Plus", faces=[1, 2]),
-                 act("break_card", "Plus", card="pay-300+lose-bookie-1"))
+    state = play(
+        state,
+        act("play_card", "Plus"),
+        act("roll", "Plus", faces=[1, 2]),
+        act("break_card", "Plus", card="pay-300+lose-bookie-1"),
+    )
     assert state.step is Step.LOSE_PIECES  # four Bookies on the board: Plus chooses one
     err = refused(state, act("give_up", "Plus", neighborhood="midtown", position="C5"))
     assert err.rule == "The Cards"
@@ -263,15 +304,17 @@ def test_the_fingerman_removes_any_three_opponents_pieces():
     assert state.step is Step.FINGERMAN
     err = refused(state, act("finger", "Plus", neighborhood="midtown", position="A1"))
     assert err.rule == "The Cards" and "yours" in err.reason
-    state = play(state, act("finger", "Plus", neighborhood="midtown", position="C5"),
-                 act("finger", "Plus", neighborhood="park-west", position="A1"),
-                 act("finger", "Plus", neighborhood="park-west", position="A2"))
+    state = play(
+        state,
+        act("finger", "Plus", neighborhood="midtown", position="C5"),
+        act("finger", "Plus", neighborhood="park-west", position="A1"),
+        act("finger", "Plus", neighborhood="park-west", position="A2"),
+    )
     assert state.step is Step.PLACE
     park = state.hoods[state.board.index("park-west")]
     assert park.pieces[1] == 0b1100  # A3 and A4 stay: three in all
     # It may stop early.
-    state = play(later_turn("fingerman"), act("play_card", "Plus"),
-                 act("end_fingerman", "Plus"))
+    state = play(later_turn("fingerman"), act("play_card", "Plus"), act("end_fingerman", "Plus"))
     assert state.step is Step.PLACE
 
 
@@ -295,14 +338,21 @@ def test_the_card_drawn_is_held_secretly_for_the_next_turn():
 
 def test_a_bad_break_nobody_can_pay_is_forgiven_or_owed():
     # The rules do not say what happens when even the pieces do not cover it.
-    forgiven = play(later_turn("breaks", cash=100).with_hood(1, pieces=(0, 0b1)),
-                    act("play_card", "Plus"), act("roll", "Plus", faces=[1, 2]),
-                    act("break_card", "Plus", card="pay-500"))
+    forgiven = play(
+        later_turn("breaks", cash=100).with_hood(1, pieces=(0, 0b1)),
+        act("play_card", "Plus"),
+        act("roll", "Plus", faces=[1, 2]),
+        act("break_card", "Plus", card="pay-500"),
+    )
     assert cash(forgiven) == 0 and forgiven.players[0].debt == 0
     owed = later_turn("breaks", cash=100).with_hood(1, pieces=(0, 0b1))
     owed = replace(owed, rules=replace(owed.rules, bad_break_shortfall="debt"))
-    owed = play(owed, act("play_card", "Plus"), act("roll", "Plus", faces=[1, 2]),
-                act("break_card", "Plus", card="pay-500"))
+    owed = play(
+        owed,
+        act("play_card", "Plus"),
+        act("roll", "Plus", faces=[1, 2]),
+        act("break_card", "Plus", card="pay-500"),
+    )
     assert cash(owed) == 0 and owed.players[0].debt == 400
     # The next money the bank pays settles the debt first, and the score counts what is left.
     owed = replace(owed.with_player(0, hand="money-3"), step=Step.PLAY_CARD)

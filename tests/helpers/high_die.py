@@ -47,8 +47,11 @@ class Setup:
     options: Rules = field(default_factory=Rules)
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "setup", "game": GAME_ID,
-                               "players": [s.to_json() for s in self.seats]}
+        out: dict[str, Any] = {
+            "type": "setup",
+            "game": GAME_ID,
+            "players": [s.to_json() for s in self.seats],
+        }
         if options_to_dict(self.options):
             out["options"] = options_to_dict(self.options)
         return out
@@ -144,8 +147,9 @@ class HighDie:
         n = len(setup.seats)
         if not 2 <= n <= 4:
             raise RuleViolation("Players", f"High Die is for 2 to 4 players, not {n}")
-        return _new_round(State(tuple(s.name for s in setup.seats), setup.options,
-                                points=(0,) * n), 1)
+        return _new_round(
+            State(tuple(s.name for s in setup.seats), setup.options, points=(0,) * n), 1
+        )
 
     def apply(self, state: State, action: Act) -> State:
         if state.over:
@@ -153,15 +157,17 @@ class HighDie:
         seat = state.seat(action.player)
         if isinstance(action, Roll):
             if state.rerolling == action.player:
-                return _after_speech(replace(state, rerolling=None,
-                                             dice=_put(state.dice, seat, action.face)))
+                return _after_speech(
+                    replace(state, rerolling=None, dice=_put(state.dice, seat, action.face))
+                )
             if state.dice[seat] is not None:
                 raise RuleViolation("Roll", f"{action.player} has rolled this round")
             return replace(state, dice=_put(state.dice, seat, action.face))
         if state.speaker != seat:
             who = state.names[state.speaker] if state.speaker is not None else "the dice"
-            raise RuleViolation("Call", f"it is {who}'s turn to say keep or reroll",
-                                public=f"it is {who}'s turn")
+            raise RuleViolation(
+                "Call", f"it is {who}'s turn to say keep or reroll", public=f"it is {who}'s turn"
+            )
         spoken = _put(state.spoken, seat, True)
         if isinstance(action, Reroll):
             return replace(state, spoken=spoken, rerolling=action.player)
@@ -178,8 +184,15 @@ class HighDie:
         out = []
         for i, name in enumerate(state.names):
             if state.dice[i] is None or state.rerolling == name:
-                out.append(Waiting(name, "roll", DiceRequest(
-                    1, ask=f"{state.round}:{state.spoken[i]}", prompt="Roll your die")))
+                out.append(
+                    Waiting(
+                        name,
+                        "roll",
+                        DiceRequest(
+                            1, ask=f"{state.round}:{state.spoken[i]}", prompt="Roll your die"
+                        ),
+                    )
+                )
         if state.speaker is not None:
             out.append(Waiting(state.names[state.speaker], "call"))
         return out
@@ -214,14 +227,23 @@ class HighDie:
         return {
             "round": min(state.round, state.rules.rounds),
             "players": [
-                {"name": n, "points": p, "rolled": d is not None,
-                 **({"die": d} if n == viewer else {})}
+                {
+                    "name": n,
+                    "points": p,
+                    "rolled": d is not None,
+                    **({"die": d} if n == viewer else {}),
+                }
                 for n, p, d in zip(state.names, state.points, state.dice, strict=True)
             ],
             "shown": list(state.shown),
-            "waiting": [{"player": w.player, "does": w.does,
-                         **({"dice": w.dice.count} if w.dice and w.player == viewer else {})}
-                        for w in self.waiting_for(state)],
+            "waiting": [
+                {
+                    "player": w.player,
+                    "does": w.does,
+                    **({"dice": w.dice.count} if w.dice and w.player == viewer else {}),
+                }
+                for w in self.waiting_for(state)
+            ],
         }
 
     def action_view(self, before: State, action: Act, viewer: str | None) -> dict[str, Any]:
@@ -242,8 +264,10 @@ class HighDie:
         return lines
 
     def choices(self, state: State, viewer: str) -> list[Choice]:
-        return [Choice(a.to_dict(), a.TYPE, a.TYPE.capitalize())
-                for a in self.legal_actions(state, viewer)]
+        return [
+            Choice(a.to_dict(), a.TYPE, a.TYPE.capitalize())
+            for a in self.legal_actions(state, viewer)
+        ]
 
     def table_data(self, state: State) -> dict[str, Any]:
         return {"rounds": state.rules.rounds}
@@ -252,8 +276,10 @@ class HighDie:
         return [DiceSet(n, n, 1) for n in state.names]
 
     def scramble(self, state: State, viewer: str | None, rng: random.Random) -> State:
-        dice = tuple(d if (n == viewer or d is None) else rng.randint(1, 6)
-                     for n, d in zip(state.names, state.dice, strict=True))
+        dice = tuple(
+            d if (n == viewer or d is None) else rng.randint(1, 6)
+            for n, d in zip(state.names, state.dice, strict=True)
+        )
         return replace(state, dice=dice)
 
     def random_action(self, state: State, rng: random.Random) -> Act:
@@ -284,7 +310,7 @@ class HighDie:
 
 
 def _put(values: tuple, i: int, value: Any) -> tuple:
-    return (*values[:i], value, *values[i + 1:])
+    return (*values[:i], value, *values[i + 1 :])
 
 
 def _new_round(state: State, number: int) -> State:

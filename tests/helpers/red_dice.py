@@ -12,16 +12,20 @@ from companion.games.new_don import apply, waiting_for
 from companion.games.new_don.legal import VEGAS
 from companion.games.new_don.playout import random_action
 
-SEATS = [{"name": "Maria", "colour": "red"}, {"name": "Johnny", "colour": "blue"},
-         {"name": "Claire", "colour": "green"}]
+SEATS = [
+    {"name": "Maria", "colour": "red"},
+    {"name": "Johnny", "colour": "blue"},
+    {"name": "Claire", "colour": "green"},
+]
 SEED = 19  # seeded legal play that reaches such a roll after 95 moves
 
 
 def red_rollers(state) -> set[str]:
     """The players who must roll now and may roll red dice with their own."""
     rolling = {w.player for w in waiting_for(state) if w.does == "roll"}
-    return {p.name for p in state.players
-            if p.name in rolling and len(p.vegas_taken) > len(p.locked)}
+    return {
+        p.name for p in state.players if p.name in rolling and len(p.vegas_taken) > len(p.locked)
+    }
 
 
 def play_to_red_rollers(server, game_id: str) -> DiceService:
@@ -32,8 +36,9 @@ def play_to_red_rollers(server, game_id: str) -> DiceService:
     while not red_rollers(state) >= {"Johnny", "Claire"}:
         action = random_action(state, rng)
         state = apply(state, action)
-        server.service.submit(game_id, action, actor="host",
-                              expected_seq=server.service.game(game_id).seq)
+        server.service.submit(
+            game_id, action, actor="host", expected_seq=server.service.game(game_id).seq
+        )
     dice = server.app.extensions["companion"].pairing.dice(game_id)
     for i in range(1, 6):
         dice.assignment.assign(DieRef("pixels", f"blue{i}"), "blue")

@@ -63,11 +63,13 @@ def arrange(
         state = replace(state, phase=phase)
     if turn is not None:
         state = replace(state, turn=state.seat(turn), phase=Phase.RESOLUTION)
-        state = replace(state, players=tuple(replace(p, to_roll=0, rolled=True)
-                                             for p in state.players))
+        state = replace(
+            state, players=tuple(replace(p, to_roll=0, rolled=True) for p in state.players)
+        )
     for name, faces in (dice or {}).items():
-        state = state.with_player(state.seat(name), dice=tuple(Die(f) for f in faces),
-                                  rolled=True, to_roll=0)
+        state = state.with_player(
+            state.seat(name), dice=tuple(Die(f) for f in faces), rolled=True, to_roll=0
+        )
     for name, label in (muscle or {}).items():
         state = state.with_player(state.seat(name), muscle=muscle_pos(state, label))
     hoods = list(state.neighborhoods)

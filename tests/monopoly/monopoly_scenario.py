@@ -35,8 +35,7 @@ DARK_BLUE_1, DARK_BLUE_2 = 37, 39  # Park Place $350, Boardwalk $400
 DARK_BLUE = (37, 39)
 
 
-def table(*names: str, deeds: dict[str, tuple[int, ...]] | None = None,
-          **options: Any) -> State:
+def table(*names: str, deeds: dict[str, tuple[int, ...]] | None = None, **options: Any) -> State:
     """A game between ``names`` (Maria and Johnny when none), past setup: the first named
     has the dice. House rules as keyword arguments; in Speed Play, ``deeds`` says who was dealt
     which three Title Deeds."""
@@ -122,5 +121,3 @@ def owner(state: State, space: int) -> str | None:
 def doing(state: State) -> list[tuple[str, str]]:
     """Who the game waits on, and for what."""
     return [(w.player, w.does) for w in MONOPOLY.waiting_for(state)]
-
-

@@ -29,8 +29,11 @@ SPEED_DEEDS = {"Maria": (*DARK_BLUE, 1), "Johnny": (3, 5, 6), "Claire": (8, 9, 1
 
 def dark_blue(**kw):
     deeds = SPEED_DEEDS if kw.get("speed_play") else None
-    return arrange(table("Maria", "Johnny", "Claire", deeds=deeds, **kw),
-                   own={"Maria": DARK_BLUE}, cash={"Maria": 5000})
+    return arrange(
+        table("Maria", "Johnny", "Claire", deeds=deeds, **kw),
+        own={"Maria": DARK_BLUE},
+        cash={"Maria": 5000},
+    )
 
 
 def build(state, space, player="Maria"):
@@ -48,11 +51,16 @@ def test_only_with_the_whole_colour_group_and_no_mortgage_in_it():
     exc = refused(state, "build", player="Maria", space=DARK_BLUE_2)
     assert exc.rule == "Don't Wait for Your Turn 3 (build)"
     assert "does not own all of the Dark Blue group" in exc.reason
-    exc = refused(arrange(dark_blue(), mortgaged=(DARK_BLUE_1,)), "build", player="Maria",
-                  space=DARK_BLUE_2)
+    exc = refused(
+        arrange(dark_blue(), mortgaged=(DARK_BLUE_1,)), "build", player="Maria", space=DARK_BLUE_2
+    )
     assert "Dark Blue 1 in its group is mortgaged" in exc.reason
-    exc = refused(arrange(dark_blue(), own={"Maria": (FISHING_BOAT,)}), "build",
-                  player="Maria", space=FISHING_BOAT)
+    exc = refused(
+        arrange(dark_blue(), own={"Maria": (FISHING_BOAT,)}),
+        "build",
+        player="Maria",
+        space=FISHING_BOAT,
+    )
     assert "not a location" in exc.reason
 
 
@@ -83,8 +91,11 @@ def test_speed_play_three_hideouts_before_a_compound():
 
 def test_no_hideouts_left_in_the_bank_nobody_builds():
     all_out = {s: 4 for s in (*PINK, *ORANGE, *RED, *YELLOW)}  # 12 locations, 48 > 32
-    state = arrange(dark_blue(), own={"Johnny": PINK + ORANGE + RED + YELLOW},
-                    hideouts=dict(list(all_out.items())[:8]))  # 32 Hideouts on the board
+    state = arrange(
+        dark_blue(),
+        own={"Johnny": PINK + ORANGE + RED + YELLOW},
+        hideouts=dict(list(all_out.items())[:8]),
+    )  # 32 Hideouts on the board
     assert state.hideouts_left() == 0
     exc = refused(state, "build", player="Maria", space=DARK_BLUE_2)
     assert "the Bank has no Hideouts left" in exc.reason
@@ -93,12 +104,14 @@ def test_no_hideouts_left_in_the_bank_nobody_builds():
 def crowded(**kw):
     """31 Hideouts on the board, 1 in the Bank: Claire's groups are full (Compounds next),
     Johnny has one Hideout on each Green, Maria none on Dark Blue: two players can build."""
-    state = arrange(dark_blue(), own={"Johnny": GREEN,
-                                      "Claire": PINK + ORANGE + RED + YELLOW},
-                    cash={"Johnny": 3000},
-                    hideouts={**{s: 4 for s in PINK + RED}, ORANGE[2]: 4,
-                              **{s: 1 for s in GREEN}},
-                    compounds=(*ORANGE[:2], *YELLOW), **kw)
+    state = arrange(
+        dark_blue(),
+        own={"Johnny": GREEN, "Claire": PINK + ORANGE + RED + YELLOW},
+        cash={"Johnny": 3000},
+        hideouts={**{s: 4 for s in PINK + RED}, ORANGE[2]: 4, **{s: 1 for s in GREEN}},
+        compounds=(*ORANGE[:2], *YELLOW),
+        **kw,
+    )
     assert state.hideouts_left() == 1
     return state
 
@@ -142,8 +155,11 @@ def test_a_compound_is_sold_for_half_and_exchanged_for_four_hideouts():
 
 
 def test_a_compound_sold_when_the_bank_lacks_hideouts_sells_the_missing_ones_too():
-    state = arrange(crowded(), hideouts={DARK_BLUE_1: 4, **{s: 0 for s in GREEN}, RED[0]: 3},
-                    compounds=(DARK_BLUE_2,))  # 31 on the board again: 1 left
+    state = arrange(
+        crowded(),
+        hideouts={DARK_BLUE_1: 4, **{s: 0 for s in GREEN}, RED[0]: 3},
+        compounds=(DARK_BLUE_2,),
+    )  # 31 on the board again: 1 left
     assert state.hideouts_left() == 1
     state = act(state, "sell", player="Maria", space=DARK_BLUE_2)
     assert holding(state, DARK_BLUE_2).hideouts == 1

@@ -27,8 +27,11 @@ from companion.games.monopoly import MONOPOLY, Step
 
 def drawing(deck_space=ENEMIES_1, **kw):
     """Maria (with $1000) has just landed on a card space and draws."""
-    state = arrange(table("Maria", "Johnny", "Claire"), at={"Maria": deck_space - 3},
-                    cash={"Maria": 1000, "Johnny": 1000, "Claire": 1000})
+    state = arrange(
+        table("Maria", "Johnny", "Claire"),
+        at={"Maria": deck_space - 3},
+        cash={"Maria": 1000, "Johnny": 1000, "Claire": 1000},
+    )
     state = roll(arrange(state, **kw), "Maria", 1, 2)
     assert doing(state) == [("Maria", "draw")]
     return state

@@ -39,9 +39,11 @@ def test_a_deal_proposed_on_one_phone_and_accepted_on_the_other():
     state = propose(state, "Maria", "Johnny", Offer(cash=500), Offer(spaces=(DARK_BLUE_2,)))
     assert doing(state) == [("Johnny", "answer_deal")]
     assert MONOPOLY.player_view(state, "Claire")["deal"] == {
-        "proposer": "Maria", "partner": "Johnny",
+        "proposer": "Maria",
+        "partner": "Johnny",
         "give": {"cash": 500, "spaces": [], "cards": []},
-        "take": {"cash": 0, "spaces": [DARK_BLUE_2], "cards": []}}
+        "take": {"cash": 0, "spaces": [DARK_BLUE_2], "cards": []},
+    }
     labels = [c.label for c in MONOPOLY.choices(state, "Johnny")]
     assert labels[:2] == ["Accept the deal", "Reject the deal"]
     done = act(state, "accept", player="Johnny")
@@ -52,8 +54,7 @@ def test_a_deal_proposed_on_one_phone_and_accepted_on_the_other():
 def test_rejected_or_withdrawn_nothing_changes_hands():
     state = arrange(table(), own={"Johnny": (DARK_BLUE_2,)})
     state = propose(state, "Maria", "Johnny", Offer(cash=500), Offer(spaces=(DARK_BLUE_2,)))
-    for answer in (act(state, "reject", player="Johnny"),
-                   act(state, "withdraw", player="Maria")):
+    for answer in (act(state, "reject", player="Johnny"), act(state, "withdraw", player="Maria")):
         assert answer.deal is None and owner(answer, DARK_BLUE_2) == "Johnny"
         assert cash(answer, "Maria") == 1500
     exc = refused(state, "accept", player="Maria")

@@ -26,15 +26,20 @@ from companion.games.monopoly import MONOPOLY, Phase, legal_actions
 
 def on_johnnys_hotel(*names, **kw):
     """Maria lands on Johnny's Compound on Dark Blue 2 ($2000) with ``kw``'s position."""
-    state = arrange(table(*names or ("Maria", "Johnny", "Claire")),
-                    own={"Johnny": DARK_BLUE}, hideouts={DARK_BLUE_1: 4},
-                    compounds=(DARK_BLUE_2,), at={"Maria": 34})
+    state = arrange(
+        table(*names or ("Maria", "Johnny", "Claire")),
+        own={"Johnny": DARK_BLUE},
+        hideouts={DARK_BLUE_1: 4},
+        compounds=(DARK_BLUE_2,),
+        at={"Maria": 34},
+    )
     return roll(arrange(state, **kw), "Maria", 2, 3)
 
 
 def test_a_debt_holds_the_game_until_the_money_is_raised_then_it_is_paid():
-    state = on_johnnys_hotel(own={"Maria": GREEN},
-                             cash={"Maria": 1500, "Johnny": 0}, hideouts={s: 1 for s in GREEN})
+    state = on_johnnys_hotel(
+        own={"Maria": GREEN}, cash={"Maria": 1500, "Johnny": 0}, hideouts={s: 1 for s in GREEN}
+    )
     assert doing(state) == [("Maria", "raise_cash")] and cash(state, "Johnny") == 0
     exc = refused(state, "end_turn", player="Maria")
     assert "Maria owes $2000 and must raise it or go bankrupt first" in exc.reason
@@ -52,9 +57,12 @@ def test_a_debt_holds_the_game_until_the_money_is_raised_then_it_is_paid():
 
 
 def test_bankrupt_to_a_player_who_gets_everything_and_owes_the_ten_percent():
-    state = on_johnnys_hotel(own={"Maria": (BROWN_1, BROWN_2)},
-                             cash={"Maria": 100, "Johnny": 0}, hideouts={BROWN_1: 1, BROWN_2: 1},
-                             cards={"Maria": ("friends-05",)})
+    state = on_johnnys_hotel(
+        own={"Maria": (BROWN_1, BROWN_2)},
+        cash={"Maria": 100, "Johnny": 0},
+        hideouts={BROWN_1: 1, BROWN_2: 1},
+        cards={"Maria": ("friends-05",)},
+    )
     assert "bankrupt" in [a.TYPE for a in legal_actions(state, "Maria")]  # $210 < $2000
     state = act(state, "bankrupt", player="Maria")
     maria = state.players[0]
@@ -68,9 +76,14 @@ def test_bankrupt_to_a_player_who_gets_everything_and_owes_the_ten_percent():
 
 
 def test_bankrupt_to_the_bank_the_properties_are_auctioned_unmortgaged():
-    state = arrange(table("Maria", "Johnny", "Claire"), own={"Maria": (BROWN_1, BROWN_2)},
-                    mortgaged=(BROWN_1,), cash={"Maria": 100}, at={"Maria": 34},
-                    cards={"Maria": ("friends-05",)})
+    state = arrange(
+        table("Maria", "Johnny", "Claire"),
+        own={"Maria": (BROWN_1, BROWN_2)},
+        mortgaged=(BROWN_1,),
+        cash={"Maria": 100},
+        at={"Maria": 34},
+        cards={"Maria": ("friends-05",)},
+    )
     state = roll(state, "Maria", 1, 3)  # Bribery: $100, paid
     state = act(arrange(state, cash={"Maria": 10}), "end_turn", player="Maria")
     state = arrange(state, turn="Maria", at={"Maria": 34})

@@ -24,8 +24,10 @@ def test_each_player_is_dealt_a_don_card_before_the_first_roll():
     exc = refused(state, "don_card", player="Maria", card="don-4")
     assert "already has a Don card" in exc.reason
     exc = refused(state, "don_card", player="Johnny", card="don-9")
-    assert "there is no Don card 'don-9'" in exc.reason and exc.public == \
-        "that is no Don card of this edition"
+    assert (
+        "there is no Don card 'don-9'" in exc.reason
+        and exc.public == "that is no Don card of this edition"
+    )
 
 
 def test_a_don_card_is_secret_until_played():
@@ -36,9 +38,12 @@ def test_a_don_card_is_secret_until_played():
     assert mine["card"] == "don-1" and "text" in mine
     assert theirs == table_screen == {"dealt": True, "played": False}
     deal = state  # the dealing itself: hidden from the others in the log
-    line = MONOPOLY.narrate(table("Maria", "Johnny", don_cards=True),
-                            MONOPOLY.action_from_dict({"type": "don_card", "player": "Maria",
-                                                       "card": "don-1"}), deal, "Johnny")
+    line = MONOPOLY.narrate(
+        table("Maria", "Johnny", don_cards=True),
+        MONOPOLY.action_from_dict({"type": "don_card", "player": "Maria", "card": "don-1"}),
+        deal,
+        "Johnny",
+    )
     assert line == ["Maria is dealt a Don card."]
 
 

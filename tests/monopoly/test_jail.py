@@ -9,8 +9,12 @@ from companion.games.monopoly import Step, legal_actions
 
 
 def jailed(**options):
-    return arrange(table("Maria", "Johnny", **options), jail=("Maria",),
-                   cash={"Maria": 500, "Johnny": 500}, turn="Maria")
+    return arrange(
+        table("Maria", "Johnny", **options),
+        jail=("Maria",),
+        cash={"Maria": 500, "Johnny": 500},
+        turn="Maria",
+    )
 
 
 def test_a_jailed_player_chooses_how_to_get_out_before_any_dice_are_asked_for():

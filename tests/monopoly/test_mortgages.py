@@ -44,17 +44,18 @@ def test_only_ones_own_and_only_what_can_be_paid():
     state = arrange(table(), own={"Johnny": (DARK_BLUE_2,)})
     exc = refused(state, "mortgage", player="Maria", space=DARK_BLUE_2)
     assert "Dark Blue 2 is Johnny's, not Maria's" in exc.reason
-    state = arrange(table(), own={"Maria": (DARK_BLUE_2,)}, mortgaged=(DARK_BLUE_2,),
-                    cash={"Maria": 219})
+    state = arrange(
+        table(), own={"Maria": (DARK_BLUE_2,)}, mortgaged=(DARK_BLUE_2,), cash={"Maria": 219}
+    )
     exc = refused(state, "unmortgage", player="Maria", space=DARK_BLUE_2)
     assert "costs $220 (the mortgage plus 10%) and Maria has $219" in exc.reason
 
 
 def received_mortgaged(**cash_of):
-    state = arrange(table(), own={"Maria": (DARK_BLUE_2,)}, mortgaged=(DARK_BLUE_2,),
-                    cash=cash_of or None)
-    state = apply(state, Propose("Maria", "Johnny", Offer(spaces=(DARK_BLUE_2,)),
-                                 Offer(cash=100)))
+    state = arrange(
+        table(), own={"Maria": (DARK_BLUE_2,)}, mortgaged=(DARK_BLUE_2,), cash=cash_of or None
+    )
+    state = apply(state, Propose("Maria", "Johnny", Offer(spaces=(DARK_BLUE_2,)), Offer(cash=100)))
     return act(state, "accept", player="Johnny")
 
 
@@ -75,5 +76,4 @@ def test_a_mortgaged_property_received_is_repaid_or_kept_for_ten_percent():
 def test_the_table_waits_for_the_receivers_choice():
     state = received_mortgaged()
     exc = refused(state, "end_turn", player="Maria")
-    assert "Johnny must first repay the mortgage on Dark Blue 2 or pay its interest" in \
-        exc.reason
+    assert "Johnny must first repay the mortgage on Dark Blue 2 or pay its interest" in exc.reason

@@ -93,5 +93,7 @@ def test_the_turn_ends_when_the_player_passes_the_dice():
     exc = refused(state, "end_turn", player="Johnny")
     assert "Maria's turn" in exc.reason
     state = act(state, "end_turn", player="Maria")
-    assert doing(state)[0] == ("Johnny", "roll") and state.events[-1].text == \
-        "Maria passes the dice to Johnny."
+    assert (
+        doing(state)[0] == ("Johnny", "roll")
+        and state.events[-1].text == "Maria passes the dice to Johnny."
+    )

@@ -62,8 +62,7 @@ def test_random_games_keep_every_rule_and_replay_to_the_same_table():
         players = rng.randint(*MONOPOLY.players)
         actions = []
         last: State | None = None
-        for before, action, after in play(random.Random(seed), players, rules,
-                                          MONOPOLY.id):
+        for before, action, after in play(random.Random(seed), players, rules, MONOPOLY.id):
             actions.append(action)
             check_invariants(after)
             for w in waiting_for(before):  # what the game offers is accepted
@@ -112,9 +111,11 @@ def test_no_view_changes_when_the_secrets_a_viewer_may_not_see_change(viewer):
         redrawn += scrambled != after
         s_before = MONOPOLY.scramble(before, viewer, rng)
         assert MONOPOLY.player_view(after, viewer) == MONOPOLY.player_view(scrambled, viewer)
-        assert MONOPOLY.narrate(before, action, after, viewer) == \
-            MONOPOLY.narrate(s_before, action, scrambled, viewer)
+        assert MONOPOLY.narrate(before, action, after, viewer) == MONOPOLY.narrate(
+            s_before, action, scrambled, viewer
+        )
         if viewer is not None:
-            assert [c.to_dict() for c in MONOPOLY.choices(after, viewer)] == \
-                [c.to_dict() for c in MONOPOLY.choices(scrambled, viewer)]
+            assert [c.to_dict() for c in MONOPOLY.choices(after, viewer)] == [
+                c.to_dict() for c in MONOPOLY.choices(scrambled, viewer)
+            ]
     assert redrawn > 50  # the secrets were really drawn anew

@@ -18,8 +18,9 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 GAME = ["--game", "monopoly-godfather"]
 
 
-@pytest.mark.parametrize("name", ["monopoly-godfather-six-players.jsonl",
-                                  "monopoly-godfather-speed-play.jsonl"])
+@pytest.mark.parametrize(
+    "name", ["monopoly-godfather-six-players.jsonl", "monopoly-godfather-speed-play.jsonl"]
+)
 def test_the_example_games_replay_to_their_end(name, capsys):
     assert main(["replay", str(EXAMPLES / name), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -48,10 +49,16 @@ def test_demo_narrates_a_game(capsys):
 
 
 def test_replay_stops_at_the_first_illegal_line_naming_the_rule(tmp_path, capsys):
-    lines = [{"type": "setup", "game": "monopoly-godfather", "players": ["Maria", "Johnny"],
-              "options": {"first_player": "first_seat", "don_cards": False}},
-             {"type": "roll", "player": "Maria", "dice": [1, 2]},
-             {"type": "roll", "player": "Maria", "dice": [1, 2]}]
+    lines = [
+        {
+            "type": "setup",
+            "game": "monopoly-godfather",
+            "players": ["Maria", "Johnny"],
+            "options": {"first_player": "first_seat", "don_cards": False},
+        },
+        {"type": "roll", "player": "Maria", "dice": [1, 2]},
+        {"type": "roll", "player": "Maria", "dice": [1, 2]},
+    ]
     path = tmp_path / "bad.jsonl"
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
     assert main(["replay", str(path), "--json"]) == 1
@@ -67,15 +74,18 @@ def test_malformed_lines_say_what_is_wrong():
         '{"type": "buy", "player": "Maria", "space": "Boardwalk"}': "space must be a whole",
         '{"type": "fly", "player": "Maria"}': "unknown action type 'fly'",
         '{"type": "bid", "player": "Maria", "amount": 5, "extra": 1}': "does not take extra",
-        '{"type": "propose", "player": "Maria", "to": "Johnny", "give": {"cash": -5}}':
-            "give.cash must be a whole number",
+        '{"type": "propose", "player": "Maria", "to": "Johnny", "give": {"cash": -5}}': (
+            "give.cash must be a whole number"
+        ),
     }
     for line, words in cases.items():
         with pytest.raises(MalformedAction, match=words):
             action_from_dict(json.loads(line))
     with pytest.raises(RecordError, match="setup has unknown keys: colour"):
-        parse_record('{"type": "setup", "game": "monopoly-godfather", "players": ["A", "B"], '
-                     '"colour": "red"}\n')
+        parse_record(
+            '{"type": "setup", "game": "monopoly-godfather", "players": ["A", "B"], '
+            '"colour": "red"}\n'
+        )
 
 
 def test_every_action_writes_the_line_it_is_read_from():
@@ -85,8 +95,19 @@ def test_every_action_writes_the_line_it_is_read_from():
     for _, action in record.actions:
         assert action_from_dict(action.to_dict()) == action
         seen.add(action.TYPE)
-    assert {"roll", "take_deed", "don_card", "decline", "bid", "propose", "accept",
-            "mortgage", "bankrupt", "draw", "build"} <= seen
+    assert {
+        "roll",
+        "take_deed",
+        "don_card",
+        "decline",
+        "bid",
+        "propose",
+        "accept",
+        "mortgage",
+        "bankrupt",
+        "draw",
+        "build",
+    } <= seen
     assert MONOPOLY.is_over(replay(record, FILES))
 
 
@@ -113,21 +134,29 @@ def test_score_reads_a_hand_typed_speed_play_position(tmp_path, capsys):
     assert main(["score", *GAME, str(path), "--json"]) == 0
     scores = json.loads(capsys.readouterr().out)
     maria = scores["fortunes"]["Maria"]
-    assert maria == {"cash": 1320, "properties": 350 + 400 + 200 + 220, "mortgaged": 30,
-                     "buildings": 3 * 200 + 4 * 200, "total": 1320 + 1170 + 30 + 1400}
+    assert maria == {
+        "cash": 1320,
+        "properties": 350 + 400 + 200 + 220,
+        "mortgaged": 30,
+        "buildings": 3 * 200 + 4 * 200,
+        "total": 1320 + 1170 + 30 + 1400,
+    }
     assert scores["totals"]["Johnny"] == 845 + 220 + 240
     assert scores["winners"] == ["Maria"] and scores["places"]["Vincent"] == 3
     assert main(["score", *GAME, str(path)]) == 0
     assert "Winner: Maria" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("change, words", [
-    (("deeds = [\"Red 2\"", "deeds = [\"Dark Blue 1\""), "listed for Maria and Johnny"),
-    (("= 3 }", "= 4 }"), "a location has 1 to 3 Hideouts"),
-    (("\"Fishing Boat\"", "\"Fishing Bot\""), "no space is called 'Fishing Bot'"),
-    (("compounds = [\"Dark Blue 2\"]", "compounds = [\"Red 1\"]"), "holds all of Red"),
-    (("cash = 845", "cash = -5"), "Johnny's cash = -5"),
-])
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (('deeds = ["Red 2"', 'deeds = ["Dark Blue 1"'), "listed for Maria and Johnny"),
+        (("= 3 }", "= 4 }"), "a location has 1 to 3 Hideouts"),
+        (('"Fishing Boat"', '"Fishing Bot"'), "no space is called 'Fishing Bot'"),
+        (('compounds = ["Dark Blue 2"]', 'compounds = ["Red 1"]'), "holds all of Red"),
+        (("cash = 845", "cash = -5"), "Johnny's cash = -5"),
+    ],
+)
 def test_a_position_that_cannot_be_is_refused_saying_why(tmp_path, change, words, capsys):
     path = tmp_path / "end.toml"
     path.write_text(POSITION.replace(*change, 1))

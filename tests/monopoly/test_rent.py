@@ -48,10 +48,20 @@ def test_with_hideouts_or_a_compound_the_title_deed_says():
     state = table()
     rents = {1: 200, 2: 600, 3: 1400, 4: 1700}
     for n, rent in rents.items():
-        assert paid(state, DARK_BLUE_2, own={"Johnny": DARK_BLUE},
-                    hideouts={37: n, DARK_BLUE_2: n}) == rent
-    assert paid(state, DARK_BLUE_2, own={"Johnny": DARK_BLUE}, hideouts={37: 4},
-                compounds=(DARK_BLUE_2,)) == 2000
+        assert (
+            paid(state, DARK_BLUE_2, own={"Johnny": DARK_BLUE}, hideouts={37: n, DARK_BLUE_2: n})
+            == rent
+        )
+    assert (
+        paid(
+            state,
+            DARK_BLUE_2,
+            own={"Johnny": DARK_BLUE},
+            hideouts={37: 4},
+            compounds=(DARK_BLUE_2,),
+        )
+        == 2000
+    )
 
 
 @pytest.mark.parametrize("owned, rent", [(1, 25), (2, 50), (3, 100), (4, 200)])
@@ -68,16 +78,16 @@ def test_cops_and_politicians_the_dice_times_4_or_10_with_both():
 
 def test_no_rent_on_a_mortgaged_property():
     state = table()
-    after = land(arrange(state, own={"Johnny": (DARK_BLUE_2,)}, mortgaged=(DARK_BLUE_2,)),
-                 DARK_BLUE_2)
+    after = land(
+        arrange(state, own={"Johnny": (DARK_BLUE_2,)}, mortgaged=(DARK_BLUE_2,)), DARK_BLUE_2
+    )
     assert cash(after, "Maria") == 1500 and "mortgaged: no rent" in after.events[-1].text
 
 
 def test_mortgaged_vehicles_count_unless_the_house_rule_says_not():
     own = {"Johnny": (FISHING_BOAT, GETAWAY_CAR)}
     assert paid(table(), FISHING_BOAT, own=own, mortgaged=(GETAWAY_CAR,)) == 50
-    assert paid(table(mortgaged_count=False), FISHING_BOAT, own=own,
-                mortgaged=(GETAWAY_CAR,)) == 25
+    assert paid(table(mortgaged_count=False), FISHING_BOAT, own=own, mortgaged=(GETAWAY_CAR,)) == 25
 
 
 def test_rent_is_collected_automatically_by_default():

@@ -22,8 +22,7 @@ from monopoly_scenario import (
 
 from companion.games.monopoly import MONOPOLY, Phase
 
-DEALT = {"Maria": (BROWN_1, BROWN_2, FISHING_BOAT), "Johnny": (*DARK_BLUE, 6),
-         "Claire": (8, 9, 11)}
+DEALT = {"Maria": (BROWN_1, BROWN_2, FISHING_BOAT), "Johnny": (*DARK_BLUE, 6), "Claire": (8, 9, 11)}
 
 
 def test_three_title_deeds_are_dealt_free_before_the_first_roll():
@@ -49,9 +48,14 @@ def test_deeds_are_not_dealt_in_the_classic_game():
 
 def test_the_first_bankruptcy_ends_the_game_and_the_richest_wins():
     state = table("Maria", "Johnny", "Claire", deeds=DEALT, speed_play=True)
-    state = arrange(state, hideouts={DARK_BLUE_1: 3}, compounds=(DARK_BLUE_2,),
-                    mortgaged=(6,), cash={"Maria": 5, "Johnny": 100, "Claire": 2000},
-                    at={"Maria": 34})
+    state = arrange(
+        state,
+        hideouts={DARK_BLUE_1: 3},
+        compounds=(DARK_BLUE_2,),
+        mortgaged=(6,),
+        cash={"Maria": 5, "Johnny": 100, "Claire": 2000},
+        at={"Maria": 34},
+    )
     state = roll(state, "Maria", 2, 3)  # onto Johnny's Compound: $2000
     state = act(state, "mortgage", player="Maria", space=FISHING_BOAT)
     state = act(state, "bankrupt", player="Maria")

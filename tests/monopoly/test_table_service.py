@@ -10,8 +10,12 @@ from companion.games.monopoly import MONOPOLY
 from companion.records import parse_record, replay
 from companion.table import TableService
 
-SETUP = {"type": "setup", "game": "monopoly-godfather",
-         "players": ["Maria", "Johnny", "Claire", "Vincent"], "options": {"speed_play": True}}
+SETUP = {
+    "type": "setup",
+    "game": "monopoly-godfather",
+    "players": ["Maria", "Johnny", "Claire", "Vincent"],
+    "options": {"speed_play": True},
+}
 
 
 def test_a_speed_play_game_through_the_table_service(tmp_path):
@@ -25,8 +29,7 @@ def test_a_speed_play_game_through_the_table_service(tmp_path):
         action = MONOPOLY.random_action(game.state, rng)
         if MONOPOLY.is_roll(action):
             (wait,) = [w for w in MONOPOLY.waiting_for(game.state) if w.dice is not None]
-            service.submit_roll(game.id, wait.player, action.dice, actor="dice",
-                                ask=wait.dice.ask)
+            service.submit_roll(game.id, wait.player, action.dice, actor="dice", ask=wait.dice.ask)
             continue
         service.submit(game.id, action, actor=f"player:{action.player}", expected_seq=game.seq)
         if not undone and action.TYPE == "buy":  # the first buyer takes the purchase back

@@ -30,8 +30,7 @@ def main() -> None:
         if i == len(moves):
             print("DONE", flush=True)
             return
-        ack = service.submit(game.id, moves[i], actor="host", expected_seq=g.seq,
-                             key=f"move-{i}")
+        ack = service.submit(game.id, moves[i], actor="host", expected_seq=g.seq, key=f"move-{i}")
         print(f"ACK {i} {ack.seq}", flush=True)
 
 

@@ -38,7 +38,9 @@ def run_until_killed(data: Path, acks: int, delay: float, acked: dict[int, int])
     slow machine; the extra few milliseconds land the kill anywhere inside the next write."""
     proc = subprocess.Popen(
         [sys.executable, str(DRIVER), str(data), str(PLAYERS), str(SEED)],
-        stdout=subprocess.PIPE, text=True, cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     reached = threading.Event()
@@ -71,8 +73,7 @@ def run_until_killed(data: Path, acks: int, delay: float, acked: dict[int, int])
     return done.is_set()
 
 
-def check(data: Path, moves: list[dict], acked: dict[int, int], setup: dict,
-          before: int) -> int:
+def check(data: Path, moves: list[dict], acked: dict[int, int], setup: dict, before: int) -> int:
     """Check the data folder after a kill; ``before`` is the log's length before this life."""
     service = TableService(data)
     try:

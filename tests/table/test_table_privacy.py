@@ -36,7 +36,7 @@ def first(kind):
 
 def test_the_record_is_refused_while_the_game_can_go_on(service):
     game = service.create_game(RECORD[0])
-    play(service, game.id, RECORD[1:first("roll") + 1])
+    play(service, game.id, RECORD[1 : first("roll") + 1])
     with pytest.raises(Refused) as err:
         service.disclose(game.id, actor="host")
     assert err.value.code == "not_over" and "hidden" in err.value.reason
@@ -46,7 +46,7 @@ def test_the_record_is_refused_while_the_game_can_go_on(service):
 def test_a_record_shown_closes_the_game_for_good(service):
     """The reviewer's attack: end the game, read every die, reopen it and play on."""
     game = service.create_game(RECORD[0])
-    play(service, game.id, RECORD[1:first("roll") + 2])
+    play(service, game.id, RECORD[1 : first("roll") + 2])
     service.set_status(game.id, "finished", actor="host")
     text = service.disclose(game.id, actor="host")
     assert '"type": "roll"' in text and '"faces"' in text
@@ -59,8 +59,14 @@ def test_a_record_shown_closes_the_game_for_good(service):
         service.undo(game.id, actor="host", expected_seq=g.seq)
     roll = first("roll")
     with pytest.raises(Refused):
-        service.correct(game.id, actor="host", target=roll, action=RECORD[roll],
-                        why="camera misread", expected_seq=g.seq)
+        service.correct(
+            game.id,
+            actor="host",
+            target=roll,
+            action=RECORD[roll],
+            why="camera misread",
+            expected_seq=g.seq,
+        )
     assert service.game(game.id).status == "finished"
     # reading it again is not logged again
     service.disclose(game.id, actor="player:Maria")
@@ -85,18 +91,20 @@ def test_a_reopened_game_that_nobody_read_can_go_on(service):
     assert service.game(game.id).can_go_on
 
 
-@pytest.mark.parametrize("why", ["", "  ", "line one\n{\"type\": \"roll\"}", "x\u202eevil",
-                                 "\ud800", "y" * 201])
+@pytest.mark.parametrize(
+    "why", ["", "  ", 'line one\n{"type": "roll"}', "x\u202eevil", "\ud800", "y" * 201]
+)
 def test_a_corrections_reason_is_one_printable_line(service, why):
     """A newline in the reason would put a line of its own into the exported record (its
     notes are # comments), so it is refused like a bad name."""
     game = service.create_game(RECORD[0])
     roll = first("roll")
-    play(service, game.id, RECORD[1:roll + 1])
+    play(service, game.id, RECORD[1 : roll + 1])
     seq = service.game(game.id).seq
     with pytest.raises(Refused) as err:
-        service.correct(game.id, actor="host", target=roll, action=RECORD[roll], why=why,
-                        expected_seq=seq)
+        service.correct(
+            game.id, actor="host", target=roll, action=RECORD[roll], why=why, expected_seq=seq
+        )
     assert err.value.code == "malformed"
     assert service.game(game.id).seq == seq
 

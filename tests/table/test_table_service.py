@@ -38,8 +38,11 @@ def stored(tmp_path) -> int:
 
 
 def first_index(kind, player=None, start=1):
-    return next(i for i in range(start, len(RECORD)) if RECORD[i]["type"] == kind
-                and (player is None or RECORD[i]["player"] == player))
+    return next(
+        i
+        for i in range(start, len(RECORD))
+        if RECORD[i]["type"] == kind and (player is None or RECORD[i]["player"] == player)
+    )
 
 
 def test_an_event_is_durable_before_subscribers_hear_of_it(service, tmp_path):
@@ -69,18 +72,23 @@ def test_a_double_tap_is_applied_once_even_across_a_restart(service, tmp_path):
     assert (first.seq, first.duplicate, again.seq, again.duplicate) == (1, False, 1, True)
     service.close()
     reopened = TableService(tmp_path)
-    assert reopened.submit(game.id, RECORD[1], actor="host", expected_seq=0,
-                           key="tap-1").duplicate
+    assert reopened.submit(game.id, RECORD[1], actor="host", expected_seq=0, key="tap-1").duplicate
     assert len(reopened.game(game.id).effective) == 1
 
 
-@pytest.mark.parametrize("action,code,text", [
-    ({"type": "claim", "player": "Maria"}, "malformed", "claim needs 'neighborhood'"),
-    ({"type": "roll", "player": "Nobody", "faces": [1]}, "malformed", "'Nobody' is not at"),
-    ({"type": "fly", "player": "Maria"}, "malformed", "unknown action type 'fly'"),
-    ({"type": "claim", "player": "Maria", "neighborhood": "1a", "dice": [1, 1]}, "illegal",
-     "it is the setup phase"),
-])
+@pytest.mark.parametrize(
+    "action,code,text",
+    [
+        ({"type": "claim", "player": "Maria"}, "malformed", "claim needs 'neighborhood'"),
+        ({"type": "roll", "player": "Nobody", "faces": [1]}, "malformed", "'Nobody' is not at"),
+        ({"type": "fly", "player": "Maria"}, "malformed", "unknown action type 'fly'"),
+        (
+            {"type": "claim", "player": "Maria", "neighborhood": "1a", "dice": [1, 1]},
+            "illegal",
+            "it is the setup phase",
+        ),
+    ],
+)
 def test_bad_input_gets_a_clear_refusal_and_changes_nothing(service, action, code, text):
     game = service.create_game(RECORD[0])
     with pytest.raises(Refused) as err:
@@ -101,7 +109,7 @@ def test_players_act_only_for_themselves_and_dice_only_roll(service):
 def test_a_player_undoes_their_own_last_move_before_anyone_acts(service):
     game = service.create_game(RECORD[0])
     claim = first_index("claim")
-    play(service, game.id, RECORD[1:claim + 1])
+    play(service, game.id, RECORD[1 : claim + 1])
     who = RECORD[claim]["player"]
     g = service.game(game.id)
     with pytest.raises(Refused, match="only the player who made the last move"):
@@ -111,17 +119,22 @@ def test_a_player_undoes_their_own_last_move_before_anyone_acts(service):
     assert ack.seq == claim + 1 and len(g.effective) == claim - 1
     assert g.events[-1].kind == "undo" and g.events[-1].payload["undone"] == [claim]
     # the claim is gone from the state but stays in the log; it can be played again
-    assert service.submit(game.id, RECORD[claim], actor=f"player:{who}",
-                          expected_seq=g.seq).seq == claim + 2
+    assert (
+        service.submit(game.id, RECORD[claim], actor=f"player:{who}", expected_seq=g.seq).seq
+        == claim + 2
+    )
 
 
 def test_rolls_cannot_be_taken_back_by_players(service):
     game = service.create_game(RECORD[0])
     roll = first_index("roll")
-    play(service, game.id, RECORD[1:roll + 1])
+    play(service, game.id, RECORD[1 : roll + 1])
     with pytest.raises(Refused, match="a roll cannot be taken back"):
-        service.undo(game.id, actor=f"player:{RECORD[roll]['player']}",
-                     expected_seq=service.game(game.id).seq)
+        service.undo(
+            game.id,
+            actor=f"player:{RECORD[roll]['player']}",
+            expected_seq=service.game(game.id).seq,
+        )
 
 
 def test_the_host_undoes_anything_back_to_a_move(service, tmp_path):
@@ -139,33 +152,50 @@ def test_the_host_undoes_anything_back_to_a_move(service, tmp_path):
 
 def test_a_host_correction_is_audited_and_rechecked(service):
     game = service.create_game(RECORD[0])
-    play(service, game.id, RECORD[1:len(RECORD)])
+    play(service, game.id, RECORD[1 : len(RECORD)])
     g = service.game(game.id)
     assert g.status == "finished" and g.state.phase is Phase.GAME_OVER
     first_roll = first_index("roll")
     original = RECORD[first_roll]
     # A misread die that changes nothing later: every later move still holds.
     same = dict(original, faces=list(original["faces"]))
-    service.correct(game.id, actor="host", target=first_roll, action=same,
-                    why="camera read a 6 as a 6", expected_seq=g.seq)
+    service.correct(
+        game.id,
+        actor="host",
+        target=first_roll,
+        action=same,
+        why="camera read a 6 as a 6",
+        expected_seq=g.seq,
+    )
     g = service.game(game.id)
     assert g.events[-1].kind == "correction"
     assert g.events[-1].payload["why"] == "camera read a 6 as a 6"
     # A correction that breaks a later move is refused, naming it, and changes nothing.
     claim = first_index("claim")
     wrong = dict(RECORD[claim])
-    player_roll = max(i for i in range(1, claim) if RECORD[i]["type"] == "roll"
-                      and RECORD[i]["player"] == wrong["player"])
-    bad = dict(RECORD[player_roll], faces=[7 - f if f != 1 else 2 for f in
-                                           RECORD[player_roll]["faces"]])
+    player_roll = max(
+        i
+        for i in range(1, claim)
+        if RECORD[i]["type"] == "roll" and RECORD[i]["player"] == wrong["player"]
+    )
+    bad = dict(
+        RECORD[player_roll], faces=[7 - f if f != 1 else 2 for f in RECORD[player_roll]["faces"]]
+    )
     with pytest.raises(Refused) as err:
-        service.correct(game.id, actor="host", target=player_roll, action=bad,
-                        why="misread", expected_seq=g.seq)
+        service.correct(
+            game.id, actor="host", target=player_roll, action=bad, why="misread", expected_seq=g.seq
+        )
     assert err.value.code == "illegal" and "would no longer be legal" in err.value.reason
     assert service.game(game.id) == g
     with pytest.raises(Refused, match="only the host"):
-        service.correct(game.id, actor=f"player:{wrong['player']}", target=player_roll,
-                        action=bad, why="x", expected_seq=g.seq)
+        service.correct(
+            game.id,
+            actor=f"player:{wrong['player']}",
+            target=player_roll,
+            action=bad,
+            why="x",
+            expected_seq=g.seq,
+        )
 
 
 def test_finished_and_archived_games(service):
@@ -180,7 +210,7 @@ def test_finished_and_archived_games(service):
 
 def test_export_and_import_round_trip(service, tmp_path):
     game = service.create_game(RECORD[0])
-    play(service, game.id, RECORD[1:len(RECORD)])
+    play(service, game.id, RECORD[1 : len(RECORD)])
     text = service.export(game.id)
     copy = service.import_record(text)
     assert copy.state == service.game(game.id).state and copy.status == "finished"
@@ -214,7 +244,7 @@ def test_a_foreign_or_damaged_file_is_refused_and_left_untouched(tmp_path):
     s.close()
     data = bytearray(path.read_bytes())
     for page in range(4096, len(data), 4096):  # a torn write over every page header
-        data[page: page + 32] = b"\xff" * 32
+        data[page : page + 32] = b"\xff" * 32
     path.write_bytes(bytes(data))
     with pytest.raises(StorageError, match=r"damaged|integrity"):
         TableService(tmp_path)
@@ -237,8 +267,9 @@ def test_many_threads_submit_at_once_without_loss_duplication_or_reordering(serv
                 if i == len(moves):
                     return
                 try:
-                    ack = service.submit(game.id, moves[i], actor="host", expected_seq=g.seq,
-                                         key=f"move-{i}")
+                    ack = service.submit(
+                        game.id, moves[i], actor="host", expected_seq=g.seq, key=f"move-{i}"
+                    )
                     acked.append((i, ack.seq))
                 except Refused as exc:
                     assert exc.code == "stale", exc

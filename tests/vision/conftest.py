@@ -49,9 +49,15 @@ def mat(size: int = 320, grey: int = 200, seed: int = 0) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def draw_die(img: np.ndarray, centre: tuple[float, float], value: int, side: float = 36,
-             angle: float = 0, body: tuple[int, int, int] = (40, 40, 200),
-             pip: tuple[int, int, int] = (255, 255, 255)) -> None:
+def draw_die(
+    img: np.ndarray,
+    centre: tuple[float, float],
+    value: int,
+    side: float = 36,
+    angle: float = 0,
+    body: tuple[int, int, int] = (40, 40, 200),
+    pip: tuple[int, int, int] = (255, 255, 255),
+) -> None:
     """Draw a die seen from above: a rotated square body and its pips (BGR colours)."""
     rect = (centre, (side, side), angle)
     box = cv2.boxPoints(rect).astype(np.int32)

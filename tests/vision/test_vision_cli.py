@@ -26,16 +26,19 @@ def write_tray(synth, path: Path, dice: list[tuple[tuple[int, int], int, tuple]]
     return path
 
 
-def test_read_prints_json_with_value_box_colour_confidence(dataset, labels, tmp_path,
-                                                             capsys) -> None:
+def test_read_prints_json_with_value_box_colour_confidence(
+    dataset, labels, tmp_path, capsys
+) -> None:
     name = "IMG_20191209_095545.jpg"
     pic = tmp_path / name
     shutil.copy(dataset / name, pic)
     assert main(["read", str(pic), "--json", "--draw", str(tmp_path / "out")]) == 0
     out = json.loads(capsys.readouterr().out)[str(pic)]
     assert sorted(d["value"] for d in out) == sorted(d["value"] for d in labels[name])
-    taken, phantoms = match([((d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2)
-                             for d in out], [d["box"] for d in labels[name]])
+    taken, phantoms = match(
+        [((d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2) for d in out],
+        [d["box"] for d in labels[name]],
+    )
     assert len(taken) == len(out) and not phantoms
     for die in out:
         assert die["colour"] in NAMED_COLOURS
@@ -50,8 +53,9 @@ def test_read_says_clearly_when_a_file_is_not_a_picture(tmp_path, capsys) -> Non
     assert "cannot read" in capsys.readouterr().err
 
 
-def test_evaluate_on_real_photos_gives_the_agreed_json_keys(dataset, labels, tmp_path,
-                                                             capsys) -> None:
+def test_evaluate_on_real_photos_gives_the_agreed_json_keys(
+    dataset, labels, tmp_path, capsys
+) -> None:
     names = ["IMG_20191209_095431.jpg", "IMG_20191208_111228.jpg"]
     for n in names:
         shutil.copy(dataset / n, tmp_path / n)
@@ -59,8 +63,7 @@ def test_evaluate_on_real_photos_gives_the_agreed_json_keys(dataset, labels, tmp
     assert main(["evaluate", str(tmp_path), "--json"]) == 0
     captured = capsys.readouterr()
     out = json.loads(captured.out)
-    for key in ("value_accuracy", "missed", "phantom", "exact_images", "abstained",
-                "ms_per_image"):
+    for key in ("value_accuracy", "missed", "phantom", "exact_images", "abstained", "ms_per_image"):
         assert key in out
     labelled = sum(len(labels[n]) for n in names)
     assert out["labelled"] == labelled
@@ -70,8 +73,9 @@ def test_evaluate_on_real_photos_gives_the_agreed_json_keys(dataset, labels, tmp
     assert "2/2" in captured.err  # the progress bar
 
 
-def test_evaluate_draws_each_mistake_with_its_label_and_read(dataset, labels, tmp_path,
-                                                             capsys) -> None:
+def test_evaluate_draws_each_mistake_with_its_label_and_read(
+    dataset, labels, tmp_path, capsys
+) -> None:
     # A photo the reader gets exactly right (see the read test above), with one label made
     # wrong and one taken away: one "wrong" read and one phantom to look at, nothing else.
     name = "IMG_20191209_095545.jpg"
@@ -87,19 +91,30 @@ def test_evaluate_draws_each_mistake_with_its_label_and_read(dataset, labels, tm
     mistakes = json.loads(captured.out)["mistakes"]
     assert sorted(m["kind"] for m in mistakes) == ["phantom", "wrong"]
     wrong = next(m for m in mistakes if m["kind"] == "wrong")
-    assert (wrong["box"], wrong["true"], wrong["read"]) == (dice[0]["box"], changed % 6 + 1,
-                                                           changed)
+    assert (wrong["box"], wrong["true"], wrong["read"]) == (
+        dice[0]["box"],
+        changed % 6 + 1,
+        changed,
+    )
     phantom = next(m for m in mistakes if m["kind"] == "phantom")
-    taken, _ = match([((phantom["box"][0] + phantom["box"][2]) / 2,
-                       (phantom["box"][1] + phantom["box"][3]) / 2)], [gone["box"]])
+    taken, _ = match(
+        [
+            (
+                (phantom["box"][0] + phantom["box"][2]) / 2,
+                (phantom["box"][1] + phantom["box"][3]) / 2,
+            )
+        ],
+        [gone["box"]],
+    )
     assert taken == {0: 0} and phantom["read"] == gone["value"]
     picture = cv2.imread(str(sheet))
     assert picture.shape == (TILE + 32, 10 * (TILE + 2), 3)  # one row of two tiles
     assert "2 dice to look at (1 wrong, 0 unsure, 0 missed, 1 phantom)" in captured.err
 
 
-def test_evaluate_with_nothing_wrong_says_so_and_draws_nothing(dataset, labels, tmp_path,
-                                                               capsys) -> None:
+def test_evaluate_with_nothing_wrong_says_so_and_draws_nothing(
+    dataset, labels, tmp_path, capsys
+) -> None:
     name = "IMG_20191209_095545.jpg"
     shutil.copy(dataset / name, tmp_path / name)
     (tmp_path / "labels.json").write_text(json.dumps({name: labels[name]}))
@@ -109,8 +124,9 @@ def test_evaluate_with_nothing_wrong_says_so_and_draws_nothing(dataset, labels, 
     assert not sheet.exists()
 
 
-def test_label_drafts_labels_json_from_what_it_reads(dataset, labels, synth, tmp_path,
-                                                     capsys) -> None:
+def test_label_drafts_labels_json_from_what_it_reads(
+    dataset, labels, synth, tmp_path, capsys
+) -> None:
     # A photo it reads exactly right, and a drawn tray with a smudged die it must be unsure
     # of (a 1 with two more spots in an L: no legal face).
     name = "IMG_20191209_095545.jpg"
@@ -125,8 +141,10 @@ def test_label_drafts_labels_json_from_what_it_reads(dataset, labels, synth, tmp
     assert 'Unsure of 1: their "value" is null' in capsys.readouterr().out
     draft = json.loads((tmp_path / "labels.json").read_text())
     assert sorted(draft) == [name, "tray.png"]
-    taken, extra = match([((d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2)
-                          for d in draft[name]], [d["box"] for d in labels[name]])
+    taken, extra = match(
+        [((d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2) for d in draft[name]],
+        [d["box"] for d in labels[name]],
+    )
     assert not extra and len(taken) == len(labels[name])
     assert all(draft[name][p]["value"] == labels[name][i]["value"] for i, p in taken.items())
     assert sorted(d["value"] or 0 for d in draft["tray.png"]) == [0, 6]
@@ -156,17 +174,32 @@ def test_baseline_reads_a_plain_white_die(synth) -> None:
     assert [d.value for d in dice] == [4]
 
 
-def test_calibrate_from_a_folder_learns_size_colours_and_empty_tray(synth, tmp_path,
-                                                                     capsys) -> None:
+def test_calibrate_from_a_folder_learns_size_colours_and_empty_tray(
+    synth, tmp_path, capsys
+) -> None:
     shots = tmp_path / "shots"
     shots.mkdir()
     cv2.imwrite(str(shots / "0-empty.png"), synth.blur(synth.mat()))
-    write_tray(synth, shots / "1-red.png", [((80, 80), 2, (40, 40, 200)),
-                                            ((200, 200), 5, (40, 40, 200))])
+    write_tray(
+        synth, shots / "1-red.png", [((80, 80), 2, (40, 40, 200)), ((200, 200), 5, (40, 40, 200))]
+    )
     write_tray(synth, shots / "2-blue.png", [((90, 200), 3, (200, 80, 30))])
     out = tmp_path / "cal.json"
-    assert main(["calibrate", "--camera", str(shots), "--families", "red,blue",
-                 "--out", str(out), "--yes"]) == 0
+    assert (
+        main(
+            [
+                "calibrate",
+                "--camera",
+                str(shots),
+                "--families",
+                "red,blue",
+                "--out",
+                str(out),
+                "--yes",
+            ]
+        )
+        == 0
+    )
     cal = Calibration.load(out)
     assert 30 <= cal.die_px <= 42
     assert set(cal.palette) == {"red", "blue"}
@@ -185,21 +218,53 @@ def test_calibrate_takes_the_tray_drawn_by_hand(synth, tmp_path, capsys) -> None
     shots = tmp_path / "shots"
     shots.mkdir()
     cv2.imwrite(str(shots / "0-empty.png"), synth.blur(synth.mat()))
-    write_tray(synth, shots / "1-red.png", [((80, 80), 2, (40, 40, 200)),
-                                            ((250, 250), 5, (40, 40, 200))])
+    write_tray(
+        synth, shots / "1-red.png", [((80, 80), 2, (40, 40, 200)), ((250, 250), 5, (40, 40, 200))]
+    )
     out = tmp_path / "cal.json"
-    assert main(["calibrate", "--camera", str(shots), "--families", "red", "--out", str(out),
-                 "--yes", "--tray", "0,0 160,0 160,160 0,160"]) == 0
+    assert (
+        main(
+            [
+                "calibrate",
+                "--camera",
+                str(shots),
+                "--families",
+                "red",
+                "--out",
+                str(out),
+                "--yes",
+                "--tray",
+                "0,0 160,0 160,160 0,160",
+            ]
+        )
+        == 0
+    )
     cal = Calibration.load(out)
     assert cal.tray == [[0, 0], [0.5, 0], [0.5, 0.5], [0, 0.5]]
     # The die outside the tray was neither measured nor will it be read.
-    pic = write_tray(synth, tmp_path / "roll.png", [((80, 80), 3, (40, 40, 200)),
-                                                    ((250, 250), 6, (40, 40, 200))])
+    pic = write_tray(
+        synth, tmp_path / "roll.png", [((80, 80), 3, (40, 40, 200)), ((250, 250), 6, (40, 40, 200))]
+    )
     capsys.readouterr()
     assert main(["read", str(pic), "--json", "--calibration", str(out)]) == 0
     assert [d["value"] for d in json.loads(capsys.readouterr().out)[str(pic)]] == [3]
-    assert main(["calibrate", "--camera", str(shots), "--families", "red", "--out", str(out),
-                 "--yes", "--tray", "0,0 10"]) == 2
+    assert (
+        main(
+            [
+                "calibrate",
+                "--camera",
+                str(shots),
+                "--families",
+                "red",
+                "--out",
+                str(out),
+                "--yes",
+                "--tray",
+                "0,0 10",
+            ]
+        )
+        == 2
+    )
     assert "pairs" in capsys.readouterr().err
 
 
@@ -216,16 +281,28 @@ def test_calibrate_says_what_the_die_size_means(capsys) -> None:
     assert len(said) == n  # a good size, measured alike both ways: nothing to say
 
 
-def test_calibrate_explains_a_missing_camera_and_an_empty_family(synth, tmp_path,
-                                                                 capsys) -> None:
+def test_calibrate_explains_a_missing_camera_and_an_empty_family(synth, tmp_path, capsys) -> None:
     assert main(["calibrate", "--camera", str(tmp_path / "nowhere"), "--yes"]) == 2
     assert "not 'picam', a device number" in capsys.readouterr().err
     shots = tmp_path / "shots"
     shots.mkdir()
     cv2.imwrite(str(shots / "0.png"), synth.blur(synth.mat()))
     cv2.imwrite(str(shots / "1.png"), synth.blur(synth.mat(seed=2)))
-    assert main(["calibrate", "--camera", str(shots), "--families", "red", "--yes",
-                 "--out", str(tmp_path / "c.json")]) == 2
+    assert (
+        main(
+            [
+                "calibrate",
+                "--camera",
+                str(shots),
+                "--families",
+                "red",
+                "--yes",
+                "--out",
+                str(tmp_path / "c.json"),
+            ]
+        )
+        == 2
+    )
     assert "no dice found for red" in capsys.readouterr().err
 
 

@@ -29,12 +29,15 @@ def test_small_jitter_is_tolerated_as_from_a_real_photo() -> None:
         assert fit_face(pips).legal
 
 
-@pytest.mark.parametrize("pips", [
-    [[0, 0], [10, 0], [20, 0], [30, 0]],  # four in a row: no face looks like that
-    [[0, 0], [10, 0], [0, 10]],  # an L of three: a 3 is a diagonal
-    [[0, 0], [10, 0], [20, 0], [0, 10], [10, 10]],  # five in two rows
-    [[0, 0], [10, 0], [20, 0], [0, 10], [10, 10], [20, 20]],  # a broken 6
-])
+@pytest.mark.parametrize(
+    "pips",
+    [
+        [[0, 0], [10, 0], [20, 0], [30, 0]],  # four in a row: no face looks like that
+        [[0, 0], [10, 0], [0, 10]],  # an L of three: a 3 is a diagonal
+        [[0, 0], [10, 0], [20, 0], [0, 10], [10, 10]],  # five in two rows
+        [[0, 0], [10, 0], [20, 0], [0, 10], [10, 10], [20, 20]],  # a broken 6
+    ],
+)
 def test_impossible_layouts_are_not_legal(pips) -> None:
     fit = fit_face(np.array(pips, float))
     assert fit is not None and not fit.legal

@@ -26,8 +26,14 @@ from vision.rigs import Rig, find_rigs, leave_one_out, rig_sizes
 
 # Several body colours, white, black and coloured pips, touching dice, 2 to 12 dice a photo,
 # one from each of four sessions.
-PHOTOS = ["IMG_20191209_095431.jpg", "IMG_20191209_095545.jpg", "IMG_20191208_112659.jpg",
-          "IMG_20191208_111339.jpg", "IMG_20191209_100610.jpg", "IMG_20191208_112005.jpg"]
+PHOTOS = [
+    "IMG_20191209_095431.jpg",
+    "IMG_20191209_095545.jpg",
+    "IMG_20191208_112659.jpg",
+    "IMG_20191208_111339.jpg",
+    "IMG_20191209_100610.jpg",
+    "IMG_20191208_112005.jpg",
+]
 
 
 def read_score(image: np.ndarray, dice: list[dict]) -> Score:
@@ -53,12 +59,12 @@ def test_the_shipped_networks_were_trained_by_todays_recipe() -> None:
 
 def test_the_benchmark_scores_only_networks_that_never_saw_the_rig_they_read() -> None:
     spec = importlib.util.spec_from_file_location(
-        "vision_benchmark", Path(__file__).parents[2] / "benchmarks" / "vision.py")
+        "vision_benchmark", Path(__file__).parents[2] / "benchmarks" / "vision.py"
+    )
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     others = {"box-gray": 593, "pxl-tray": 268}
-    record = {"trained_on": others, "steps": DETECTOR_STEPS, "face_steps": FACE_STEPS,
-              **recipe()}
+    record = {"trained_on": others, "steps": DETECTOR_STEPS, "face_steps": FACE_STEPS, **recipe()}
     assert bench.is_current(record, others)
     assert not bench.is_current(record, others | {"dice-photos": 200})  # saw the rig it reads
     assert not bench.is_current(record, {"box-gray": 590, "pxl-tray": 268})  # other photos
@@ -69,8 +75,9 @@ def test_the_benchmark_scores_only_networks_that_never_saw_the_rig_they_read() -
     heavy = record | {"face_jitter": asdict(replace(FACE_JITTER, grey=0.5))}
     assert not bench.is_current(json.loads(json.dumps(heavy)), others)
     assert not bench.is_current(record | {"face_drawn": 0.0}, others)
-    assert not bench.is_current({k: v for k, v in record.items() if k != "band"},
-                                others)  # a record from before the scale band had no band
+    assert not bench.is_current(
+        {k: v for k, v in record.items() if k != "band"}, others
+    )  # a record from before the scale band had no band
     assert not bench.is_current(record | {"min_heat": 0.5}, others)
 
 
@@ -143,12 +150,18 @@ def test_dice_turned_by_any_angle(dataset, labels) -> None:
 
 @pytest.mark.parametrize("scale", [0.5, 1.8])
 def test_much_smaller_or_larger_dice_are_scaled_to_what_the_network_knows(
-        dataset, labels, scale: float) -> None:
+    dataset, labels, scale: float
+) -> None:
     # Half size puts dice near 20 px, below what the network learnt; it measures them on a
     # first pass and reads a rescaled picture.
     name = "IMG_20191209_095545.jpg"
-    image = cv2.resize(cv2.imread(str(dataset / name)), None, fx=scale, fy=scale,
-                       interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+    image = cv2.resize(
+        cv2.imread(str(dataset / name)),
+        None,
+        fx=scale,
+        fy=scale,
+        interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC,
+    )
     boxes = [{"value": d["value"], "box": [v * scale for v in d["box"]]} for d in labels[name]]
     assert_read_well(read_score(image, boxes), unsure=1)
 
@@ -178,8 +191,9 @@ def test_dice_read_at_under_second_look_below_are_looked_at_again(dataset) -> No
 
 def test_a_calibrated_die_size_is_used_instead_of_guessing(dataset, labels) -> None:
     name = "IMG_20191209_095545.jpg"
-    image = cv2.resize(cv2.imread(str(dataset / name)), None, fx=0.5, fy=0.5,
-                       interpolation=cv2.INTER_AREA)
+    image = cv2.resize(
+        cv2.imread(str(dataset / name)), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA
+    )
     net = DieNet()
     found = net.find(image, die_px=17.0)
     boxes = [[v * 0.5 for v in d["box"]] for d in labels[name]]
@@ -218,16 +232,23 @@ def test_training_is_deterministic(photos) -> None:
     from vision.train import train, train_faces
 
     rigs = [Rig(photos / "dice-photos"), Rig(photos / "box-gray")]
-    for fit in (lambda: train(rigs, steps=2, batch_size=2, log=False),
-                lambda: train_faces(rigs, steps=2, batch_size=8, log=False)):
+    for fit in (
+        lambda: train(rigs, steps=2, batch_size=2, log=False),
+        lambda: train_faces(rigs, steps=2, batch_size=8, log=False),
+    ):
         a, b = fit().state_dict(), fit().state_dict()
         assert all(torch.equal(a[k], b[k]) for k in a)
 
 
 def test_each_rig_is_read_by_networks_trained_on_the_others_only(photos) -> None:
     rigs = find_rigs(photos)
-    assert [r.name for r in rigs] == ["box-gray", "dice-photos", "pxl-tray",
-                                      "roboflow-public", "single-grey"]
+    assert [r.name for r in rigs] == [
+        "box-gray",
+        "dice-photos",
+        "pxl-tray",
+        "roboflow-public",
+        "single-grey",
+    ]
     folds = leave_one_out(rigs)
     assert [held.name for held, _ in folds] == [r.name for r in rigs]
     for held, others in folds:

@@ -44,8 +44,9 @@ def test_turning_a_photo_turns_every_die_with_it(dataset: Path, labels: dict) ->
         moved = tuple(m @ np.array([*centre, 1.0]))
         # The upright box of a turned die is larger or smaller; its side is the same.
         side = size / (abs(math.cos(before)) + abs(math.sin(before)))
-        after_box = side * (abs(math.cos(before - math.radians(turn)))
-                            + abs(math.sin(before - math.radians(turn))))
+        after_box = side * (
+            abs(math.cos(before - math.radians(turn))) + abs(math.sin(before - math.radians(turn)))
+        )
         after = die_angle(turned, moved, after_box)
         assert _off(after, before - math.radians(turn)) < 4, (die, before, after)
 
@@ -63,6 +64,12 @@ def test_a_squared_crop_has_the_die_square_and_filling_it_bar_a_rim() -> None:
     assert crop.shape == (32, 32, 3)
     # Die side x 1.15 = 32 px: the die is the middle 27.8 px, square; the rest is tray.
     assert (np.abs(crop[3:29, 3:29] - (40, 40, 160)).max(axis=2) < 30).all()
-    rim = np.concatenate([crop[:1].reshape(-1, 3), crop[-1:].reshape(-1, 3),
-                          crop[:, :1].reshape(-1, 3), crop[:, -1:].reshape(-1, 3)])
+    rim = np.concatenate(
+        [
+            crop[:1].reshape(-1, 3),
+            crop[-1:].reshape(-1, 3),
+            crop[:, :1].reshape(-1, 3),
+            crop[:, -1:].reshape(-1, 3),
+        ]
+    )
     assert (np.abs(rim - 200).max(axis=1) < 30).all()

@@ -56,7 +56,7 @@ def test_every_die_size_is_in_the_band_on_some_level_read() -> None:
     # each size lands inside the detector's band on at least one level read.
     levels = search_levels((640, 640, 3))
     for size in np.geomspace(smallest_die((640, 640, 3)), 320, 60):
-        assert any(BAND[0] <= size / 2 ** k <= BAND[1] for k in levels), size
+        assert any(BAND[0] <= size / 2**k <= BAND[1] for k in levels), size
 
 
 def test_reading_every_scale_costs_about_a_third_more_than_the_picture() -> None:
@@ -103,12 +103,18 @@ def test_the_detector_reads_only_the_levels_it_must(dataset, monkeypatch) -> Non
 
 
 @pytest.mark.parametrize("scale", [0.45, 4.0])
-def test_dice_far_smaller_or_larger_than_photographed_are_found(dataset, labels,
-                                                                 scale: float) -> None:
+def test_dice_far_smaller_or_larger_than_photographed_are_found(
+    dataset, labels, scale: float
+) -> None:
     # Dice of 37 px made 17 px or 150 px: found on the finest level or on a coarse one.
     name = "IMG_20191209_095545.jpg"
-    image = cv2.resize(cv2.imread(str(dataset / name)), None, fx=scale, fy=scale,
-                       interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+    image = cv2.resize(
+        cv2.imread(str(dataset / name)),
+        None,
+        fx=scale,
+        fy=scale,
+        interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC,
+    )
     boxes = [{"value": d["value"], "box": [v * scale for v in d["box"]]} for d in labels[name]]
     s = score(DiceReader(), image, boxes)
     assert s.missed == 0 and s.phantom == 0 and s.wrong == 0

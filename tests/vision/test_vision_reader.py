@@ -52,9 +52,11 @@ def test_dark_dice_with_white_pips_and_white_dice_with_black_pips(Reader, synth)
     assert values_by_position(dice, [(80, 100), (220, 100), (150, 230)]) == [5, 3, 6]
 
 
-@pytest.mark.xfail(reason="the five-rig detector misses the drawn red 2 against the 4 (heat "
-                          "under 0.3; the 6cf26bc networks read both)",
-                   strict=True)
+@pytest.mark.xfail(
+    reason="the five-rig detector misses the drawn red 2 against the 4 (heat "
+    "under 0.3; the 6cf26bc networks read both)",
+    strict=True,
+)
 def test_touching_dice_are_split_and_both_read_by_the_network(synth) -> None:
     test_touching_dice_are_split_and_both_read(DiceReader, synth)
 
@@ -114,8 +116,13 @@ def test_rejects_a_grey_picture(synth) -> None:
 
 # Photos from the real set with their labels: regression cases that the pipeline reads
 # exactly (every die right, nothing extra) today; the answers come from labels.json.
-REAL_PHOTOS = ["IMG_20191209_095431.jpg", "IMG_20191209_095447.jpg", "IMG_20191209_095545.jpg",
-               "IMG_20191209_100610.jpg", "IMG_20191208_112659.jpg"]
+REAL_PHOTOS = [
+    "IMG_20191209_095431.jpg",
+    "IMG_20191209_095447.jpg",
+    "IMG_20191209_095545.jpg",
+    "IMG_20191209_100610.jpg",
+    "IMG_20191208_112659.jpg",
+]
 
 
 def test_real_photos_from_the_data_set(dataset, labels) -> None:

@@ -42,8 +42,13 @@ def read_rig(photos: Path, rig: str, reader: DiceReader | None = None) -> Score:
 # are real shortfalls, kept in sight: box-gray's 1 among emblem dice (missed) and its die
 # cut by the photo's top edge (unsure); on dice-photos a 2 read as 1, and a 14-px pip beside
 # a die read as a die showing 1.
-READ_AT_LEAST = {"box-gray": (7, 9), "dice-photos": (87, 94), "pxl-tray": (19, 21),
-                 "roboflow-public": (5, 5), "single-grey": (2, 2)}
+READ_AT_LEAST = {
+    "box-gray": (7, 9),
+    "dice-photos": (87, 94),
+    "pxl-tray": (19, 21),
+    "roboflow-public": (5, 5),
+    "single-grey": (2, 2),
+}
 WRONG_AT_MOST = {"dice-photos": 1}
 PHANTOM_FACES_AT_MOST = {"dice-photos": 1}
 
@@ -63,8 +68,11 @@ def test_every_rig_is_read(photos, rig: str) -> None:
 
 def test_dice_of_200_px_are_found_on_a_coarse_level_without_a_calibration(photos) -> None:
     # box-gray: a grey camera in a round box, dice 150-250 px across, side faces showing.
-    sizes = [np.sqrt((b[2] - b[0]) * (b[3] - b[1]))
-             for dice in labelled(photos, "box-gray").values() for b in (d["box"] for d in dice)]
+    sizes = [
+        np.sqrt((b[2] - b[0]) * (b[3] - b[1]))
+        for dice in labelled(photos, "box-gray").values()
+        for b in (d["box"] for d in dice)
+    ]
     assert min(sizes) > 100  # far bigger than the detector's band: only a coarse level has them
     score = read_rig(photos, "box-gray")
     # All but one found (the 1 among emblem dice, whose one big pip is what it finds), none
@@ -74,8 +82,11 @@ def test_dice_of_200_px_are_found_on_a_coarse_level_without_a_calibration(photos
 
 
 def test_a_calibrated_die_size_reads_one_level_and_the_same_dice(photos) -> None:
-    sides = [np.sqrt((b[2] - b[0]) * (b[3] - b[1])) * np.pi / 4
-             for dice in labelled(photos, "box-gray").values() for b in (d["box"] for d in dice)]
+    sides = [
+        np.sqrt((b[2] - b[0]) * (b[3] - b[1])) * np.pi / 4
+        for dice in labelled(photos, "box-gray").values()
+        for b in (d["box"] for d in dice)
+    ]
     cal = Calibration(die_px=float(np.median(sides)))
     assert len(search_levels((640, 640), cal.die_px * 4 / np.pi)) == 1
     score = read_rig(photos, "box-gray", DiceReader(cal))
@@ -100,8 +111,13 @@ def test_emblem_dice_are_never_read_as_a_face(photos) -> None:
     assert 1 not in taken or read[taken[1]].value in (1, None)
 
 
-@pytest.mark.parametrize("name", ["K2EY8aOQJ86H0HKrieoF_jpg-7d64b11c60584b42b83b5f32ae5202ba.jpg",
-                                  "IMG_0684_jpeg_jpg-05fb2af505fb39e6a71828752ef4f3e2.jpg"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "K2EY8aOQJ86H0HKrieoF_jpg-7d64b11c60584b42b83b5f32ae5202ba.jpg",
+        "IMG_0684_jpeg_jpg-05fb2af505fb39e6a71828752ef4f3e2.jpg",
+    ],
+)
 def test_a_game_board_and_a_hand_beside_the_dice_are_not_dice(photos, name: str) -> None:
     dice = labelled(photos, "roboflow-public")[name]
     read = DiceReader().read(cv2.imread(str(photos / "roboflow-public" / name)))

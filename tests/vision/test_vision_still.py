@@ -40,14 +40,22 @@ def _still_die(synth, centre, value, seed):
 
 
 def die(value, x=100.0, y=100.0) -> DieFound:
-    return DieFound(value=value, box=(int(x) - 15, int(y) - 15, int(x) + 15, int(y) + 15),
-                    centre=(x, y), rect=((x, y), (30, 30), 0), colour="red",
-                    lab=(0, 0, 0), confidence=0.9, reason="")
+    return DieFound(
+        value=value,
+        box=(int(x) - 15, int(y) - 15, int(x) + 15, int(y) + 15),
+        centre=(x, y),
+        rect=((x, y), (30, 30), 0),
+        colour="red",
+        lab=(0, 0, 0),
+        confidence=0.9,
+        reason="",
+    )
 
 
 def test_frames_that_agree_give_the_value() -> None:
-    agreed = agree([[die(5), die(2, x=200)], [die(5, x=101), die(2, x=199)],
-                    [die(5), die(None, x=200)]])
+    agreed = agree(
+        [[die(5), die(2, x=200)], [die(5, x=101), die(2, x=199)], [die(5), die(None, x=200)]]
+    )
     assert [d.value for d in agreed] == [5, 2]
 
 
@@ -69,11 +77,18 @@ def test_camera_source_reports_rolling_then_the_settled_face(synth, tmp_path: Pa
     frames += [synth.blur(_still_die(synth, (120, 240), 2, seed=300 + i)) for i in range(6)]
     for i, f in enumerate(frames):
         cv2.imwrite(str(tmp_path / f"frame{i:03d}.png"), f)
-    source = CameraDiceSource(FolderSource(tmp_path, name="tray"), owner="table",
-                              gate=MotionGate(still_frames=2), read_frames=3)
+    source = CameraDiceSource(
+        FolderSource(tmp_path, name="tray"),
+        owner="table",
+        gate=MotionGate(still_frames=2),
+        read_frames=3,
+    )
     readings = list(source.readings())
     states = [(r.state, r.face, r.roll) for r in readings]
-    assert states == [(DieState.SETTLED, 6, 1), (DieState.ROLLING, None, 2),
-                      (DieState.SETTLED, 2, 2)]
+    assert states == [
+        (DieState.SETTLED, 6, 1),
+        (DieState.ROLLING, None, 2),
+        (DieState.SETTLED, 2, 2),
+    ]
     assert readings[0].source == "camera:tray:table"
     assert readings[0].die_id == "tray/0"

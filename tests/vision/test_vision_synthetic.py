@@ -41,6 +41,6 @@ def test_a_drawn_picture_has_the_die_in_its_middle_and_every_label() -> None:
         assert drawn.box == 32 and abs(drawn.centre[0] - 31.5) < 0.5
         # The die is there: its middle differs from the plain tray around it.
         x, y = (int(v) for v in drawn.centre)
-        assert np.abs(drawn.picture[y - 6:y + 6, x - 6:x + 6].astype(int) - 180).max() > 10
+        assert np.abs(drawn.picture[y - 6 : y + 6, x - 6 : x + 6].astype(int) - 180).max() > 10
         labels.add(drawn.label)
     assert labels == {0, 1, 2, 3, 4, 5, NO_FACE}

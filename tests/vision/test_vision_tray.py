@@ -18,8 +18,9 @@ from vision.tray import TrayError, check, contains, find_tray, in_pixels, parse
 
 def hexagon(centre: tuple[float, float], radius: float) -> np.ndarray:
     a = np.linspace(0, 2 * np.pi, 7)[:-1] + 0.3
-    return np.int32(np.stack([centre[0] + radius * np.cos(a),
-                              centre[1] + radius * np.sin(a)], axis=1))
+    return np.int32(
+        np.stack([centre[0] + radius * np.cos(a), centre[1] + radius * np.sin(a)], axis=1)
+    )
 
 
 def carpet_with_a_tray(seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -109,12 +110,17 @@ def test_dice_in_a_real_tray_are_read_and_the_carpet_and_next_tray_are_not(photo
         mask = np.zeros(image.shape[:2], np.uint8)
         for d in dice:
             x0, y0, x1, y1 = (int(v) for v in d["box"])
-            mask[max(0, y0 - 4):y1 + 4, max(0, x0 - 4):x1 + 4] = 255
+            mask[max(0, y0 - 4) : y1 + 4, max(0, x0 - 4) : x1 + 4] = 255
         empty = cv2.inpaint(empty, mask, 9, cv2.INPAINT_TELEA)
         tray = find_tray(empty)
-        assert all(contains(tray, image.shape, ((d["box"][0] + d["box"][2]) / 2,
-                                                (d["box"][1] + d["box"][3]) / 2))
-                   for d in dice)
+        assert all(
+            contains(
+                tray,
+                image.shape,
+                ((d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2),
+            )
+            for d in dice
+        )
         h, w = image.shape[:2]
         assert not any(contains(tray, image.shape, c) for c in [(5, 5), (w - 5, h - 5)])
         read = DiceReader(Calibration(tray=tray)).read(image)

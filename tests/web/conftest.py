@@ -201,8 +201,10 @@ def _check_message(msg, viewer, events, service, game_id):
         raw = msg.raw
         for other in state.players:
             if other.name != viewer and other.locked:
-                assert '"locked"' not in raw.split(f'"name":"{other.name}"', 1)[1].split(
-                    '"name"', 1)[0]
+                assert (
+                    '"locked"'
+                    not in raw.split(f'"name":"{other.name}"', 1)[1].split('"name"', 1)[0]
+                )
 
 
 def service_state_at(events, seq, service, game_id):

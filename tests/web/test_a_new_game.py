@@ -17,8 +17,12 @@ from companion.dice.table import TableDice
 from companion.records import parse_record, replay
 from companion.table import TableService
 
-SETUP = {"type": "setup", "game": "high-die", "players": ["Ann", "Bo", "Cy"],
-         "options": {"rounds": 5}}
+SETUP = {
+    "type": "setup",
+    "game": "high-die",
+    "players": ["Ann", "Bo", "Cy"],
+    "options": {"rounds": 5},
+}
 
 
 @pytest.fixture(autouse=True)
@@ -35,8 +39,9 @@ def play_out(service, game_id, rng):
         game = service.game(game_id)
         w = rng.choice(HIGH_DIE.waiting_for(game.state))
         if w.dice is not None:
-            service.submit_roll(game_id, w.player, (rng.randint(1, 6),), actor="dice",
-                                ask=w.dice.ask)
+            service.submit_roll(
+                game_id, w.player, (rng.randint(1, 6),), actor="dice", ask=w.dice.ask
+            )
         else:
             action = rng.choice(HIGH_DIE.legal_actions(game.state, w.player))
             service.submit(game_id, action, actor=f"player:{w.player}", expected_seq=game.seq)
@@ -54,8 +59,9 @@ def test_the_table_service_keeps_a_game_it_has_never_heard_of(tmp_path):
     for name in ("Ann", "Bo", "Cy"):
         service.submit_roll(again.id, name, (3,), actor=f"player:{name}")
     seq = service.game(again.id).seq
-    service.submit(again.id, {"type": "keep", "player": "Ann"}, actor="player:Ann",
-                   expected_seq=seq)
+    service.submit(
+        again.id, {"type": "keep", "player": "Ann"}, actor="player:Ann", expected_seq=seq
+    )
     service.undo(again.id, actor="player:Ann", expected_seq=seq + 1)
     assert service.game(again.id).state.spoken == (False, False, False)
     # The record names its game, and replays to the same state, after a restart too.
@@ -70,8 +76,7 @@ def test_the_table_service_keeps_a_game_it_has_never_heard_of(tmp_path):
     reopened.close()
 
 
-def test_a_roll_is_taken_as_the_game_stands_and_rolls_of_different_players_never_conflict(
-        tmp_path):
+def test_a_roll_is_taken_as_the_game_stands_and_rolls_of_different_players_never_conflict(tmp_path):
     service = TableService(tmp_path)
     game = service.create_game(SETUP)
     asks = {w.player: w.dice.ask for w in HIGH_DIE.waiting_for(game.state)}
@@ -89,8 +94,9 @@ def test_a_roll_is_taken_as_the_game_stands_and_rolls_of_different_players_never
 def test_simulated_dice_roll_for_a_game_they_have_never_heard_of(tmp_path):
     service = TableService(tmp_path / "games")
     game = service.create_game(SETUP)
-    dice = TableDice(service, tmp_path / "dice", mode="simulated", roll_time=0.0, tick=0.01,
-                     early_grace=0.0)
+    dice = TableDice(
+        service, tmp_path / "dice", mode="simulated", roll_time=0.0, tick=0.01, early_grace=0.0
+    )
     rng = random.Random(5)
     try:
         dice.follow(game.id)
@@ -103,8 +109,7 @@ def test_simulated_dice_roll_for_a_game_they_have_never_heard_of(tmp_path):
                 time.sleep(0.005)  # only dice are awaited: the simulated dice roll them
                 continue
             action = rng.choice(HIGH_DIE.legal_actions(g.state, calls[0].player))
-            service.submit(game.id, action, actor=f"player:{calls[0].player}",
-                           expected_seq=g.seq)
+            service.submit(game.id, action, actor=f"player:{calls[0].player}", expected_seq=g.seq)
     finally:
         dice.stop()
     rolled = [e for e in service.game(game.id).events if e.actor == "dice"]
@@ -117,7 +122,8 @@ def test_the_web_serves_a_game_it_has_never_heard_of(server):
     assert "high-die" in [g["id"] for g in c.get("/api/rules").data["games"]]
     game = server.create_game(["Ann", "Bo", "Cy"], game="high-die", options={"rounds": 1})
     streams = {name: server.stream(game, name) for name in game.seats} | {
-        None: server.stream(game, None)}
+        None: server.stream(game, None)
+    }
     rng = random.Random(2)
     try:
         for page in (f"/table/{game.id}", f"/end/{game.id}"):
@@ -131,14 +137,20 @@ def test_the_web_serves_a_game_it_has_never_heard_of(server):
             picture = c.get(f"/api/games/{game.id}", me).data
             if w.dice is not None:
                 [wanted] = picture["dice_wanted"]
-                r = server.client().post(f"/api/games/{game.id}/dice/roll",
-                                         {"faces": [rng.randint(1, 6)], "ask": wanted["ask"]},
-                                         seat.csrf, headers=me)
+                r = server.client().post(
+                    f"/api/games/{game.id}/dice/roll",
+                    {"faces": [rng.randint(1, 6)], "ask": wanted["ask"]},
+                    seat.csrf,
+                    headers=me,
+                )
             else:
                 choice = rng.choice(picture["choices"])
-                r = server.client().post(f"/api/games/{game.id}/actions",
-                                         {"action": choice["action"], "expected_seq": g.seq},
-                                         seat.csrf, headers=me)
+                r = server.client().post(
+                    f"/api/games/{game.id}/actions",
+                    {"action": choice["action"], "expected_seq": g.seq},
+                    seat.csrf,
+                    headers=me,
+                )
             assert r.status == 200, r.text
         final = server.service.game(game.id)
         for viewer, stream in streams.items():

@@ -47,9 +47,15 @@ RECORD_SSE = """
   window.EventSource = Recording;
 })();
 """
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
-         "is_mobile": True, "has_touch": True}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
 NAMES = ["Maria", "Johnny", "Claire", "Vincent", "Sonny"]
+
+
 def normal(data):
     """What the data looks like after a trip through JSON (tuples become lists)."""
     return json.loads(json.dumps(data))
@@ -131,7 +137,8 @@ class Table:
 
     def buttons(self, name: str, group: str) -> list[dict]:
         return self.phones[name].eval_on_selector_all(
-            f"#cards button.choice[data-group={group}]", BUTTONS)
+            f"#cards button.choice[data-group={group}]", BUTTONS
+        )
 
     def tap_choice(self, name: str, group: str, rng: random.Random, pick=None) -> dict:
         """Tap one of the phone's buttons of ``group`` (``pick`` chooses, else at random)."""
@@ -139,8 +146,9 @@ class Table:
         assert offered, f"{name}'s phone offers nothing to {group}"
         chosen = pick(offered) if pick else rng.choice(offered)
         action = json.dumps(chosen["action"], separators=(",", ":"))
-        self.move(self.phones[name],
-                  f"#cards button.choice[data-group={group}][data-action='{action}']")
+        self.move(
+            self.phones[name], f"#cards button.choice[data-group={group}][data-action='{action}']"
+        )
         return chosen["action"]
 
     def check(self, state) -> None:
@@ -152,11 +160,14 @@ class Table:
             assert set(seen["secrets"]) <= {name}, f"{name}'s phone shows {seen['secrets']}"
             assert seen["hand"] == [str(p.bangs), str(p.clicks)], (name, seen["hand"])
             assert seen["card"] == ([p.loaded.value] if p.loaded else []), (name, seen)
-            assert seen["courage"] == ([p.courage.value] if courage_hidden and p.courage
-                                       else []), (name, seen)
+            assert seen["courage"] == ([p.courage.value] if courage_hidden and p.courage else []), (
+                name,
+                seen,
+            )
             haul = Haul.of(state.box, p.loot, p.wounds, not p.dead)
             assert seen["worth"] == haul.bills + haul.diamonds + state.box.collection_value(
-                haul.paintings)
+                haul.paintings
+            )
             self.check_tiles(seen["tiles"], state, courage_hidden)
         for page in (self.recorder, self.tv):
             seen = page.evaluate(SEEN)
@@ -171,8 +182,7 @@ class Table:
         for t, p in zip(tiles, state.players, strict=True):
             assert t["wounds"] == p.wounds and t["standing"] == (not p.dead and not p.down)
             if p.gun is not None and not p.dead:
-                assert t["target"] == (state.name(p.gun.target) if p.gun.target is not None
-                                       else "")
+                assert t["target"] == (state.name(p.gun.target) if p.gun.target is not None else "")
             if courage_hidden:
                 assert t["courage"] is None, f"{p.name}'s courage shows during the choice"
             elif t["courage"] is not None:
@@ -184,8 +194,7 @@ class Table:
 
 def deck_draw(state, rng: random.Random, n: int) -> list[str]:
     """``n`` Loot cards off the top of a shuffled deck: what the Godfather turns over."""
-    deck = [c.id for c, left in zip(state.box.cards, state.deck, strict=True)
-            for _ in range(left)]
+    deck = [c.id for c, left in zip(state.box.cards, state.deck, strict=True) for _ in range(left)]
     rng.shuffle(deck)
     return deck[:n]
 
@@ -196,8 +205,12 @@ def play_loot(t: Table, state, rng: random.Random) -> None:
     if state.turn == 1 and state.flipped == 0:
         # The Godfather flips the first two cards himself, one per tap on his phone.
         for card in cards[:2]:
-            t.tap_choice(godfather, "flip", rng, lambda bs, c=card: next(
-                b for b in bs if b["action"]["cards"] == [c]))
+            t.tap_choice(
+                godfather,
+                "flip",
+                rng,
+                lambda bs, c=card: next(b for b in bs if b["action"]["cards"] == [c]),
+            )
         return
     # The table screen enters the rest: a tap per card, then one move for them all. A card
     # tapped by mistake is taken back first.
@@ -205,8 +218,12 @@ def play_loot(t: Table, state, rng: random.Random) -> None:
     t.recorder.click("#pending button.cng-pending-card")
     for card in cards:
         t.recorder.click(f"#record-loot button.cng-deck-card[data-card='{card}']")
-    assert t.recorder.eval_on_selector_all("#pending [data-card]",
-                                           "els => els.map(e => e.dataset.card)") == cards
+    assert (
+        t.recorder.eval_on_selector_all(
+            "#pending [data-card]", "els => els.map(e => e.dataset.card)"
+        )
+        == cards
+    )
     t.move(t.recorder, "#flip-send")
 
 
@@ -224,13 +241,18 @@ def play_hold_up(t: Table, state, rng: random.Random, waiting) -> None:
         others = [state.name(s) for s in state.alive if s != seat]
         if state.phase is Phase.CHANGE_TARGET:
             others.remove(state.name(state.order[1]))
-        target = rng.choice(others) if rng.random() < 0.95 or state.phase is not Phase.HOLD_UP \
-            else None
+        target = (
+            rng.choice(others) if rng.random() < 0.95 or state.phase is not Phase.HOLD_UP else None
+        )
         if rng.random() < 0.7:
             table_aims(t, w.player, target)
         else:
-            t.tap_choice(w.player, "aim", rng,
-                         lambda bs: next(b for b in bs if b["action"]["target"] == target))
+            t.tap_choice(
+                w.player,
+                "aim",
+                rng,
+                lambda bs: next(b for b in bs if b["action"]["target"] == target),
+            )
     elif w.does == "confirm_aim":
         if rng.random() < 0.85:
             t.tap_choice(w.player, "confirm_aim", rng)
@@ -255,18 +277,29 @@ def play(t: Table, rng: random.Random) -> dict[str, int]:
             t.tap_choice(name, "load", rng)
             if not counts["undone"] and rng.random() < 0.2:
                 t.move(t.phones[name], "#undo")  # a card put down is taken back: the hand
-                counts["undone"] += 1            # holds it again (checked after the move)
+                counts["undone"] += 1  # holds it again (checked after the move)
         elif state.phase in (Phase.HOLD_UP, Phase.CHANGE_TARGET):
-            if state.phase is Phase.HOLD_UP and waiting[0].does == "privilege" \
-                    and "hold-up" not in shots_taken:
+            if (
+                state.phase is Phase.HOLD_UP
+                and waiting[0].does == "privilege"
+                and "hold-up" not in shots_taken
+            ):
                 t.shot(t.recorder, "cng-table-hold-up.png")
                 t.shot(t.phones[waiting[0].player], "cng-phone-privilege.png", full=False)
                 shots_taken.add("hold-up")
             play_hold_up(t, state, rng, waiting)
         elif state.phase is Phase.COURAGE:
             name = rng.choice(waiting).player
-            t.tap_choice(name, "courage", rng, lambda bs: bs[0] if rng.random() < 0.35
-                         else next(b for b in bs if b["action"]["choice"] == "banzai"))
+            t.tap_choice(
+                name,
+                "courage",
+                rng,
+                lambda bs: (
+                    bs[0]
+                    if rng.random() < 0.35
+                    else next(b for b in bs if b["action"]["choice"] == "banzai")
+                ),
+            )
         else:
             assert state.phase is Phase.SHARING
             w = waiting[0]
@@ -282,8 +315,9 @@ def play(t: Table, rng: random.Random) -> dict[str, int]:
         counts["moves"] += t.game.seq - seq
     after = [e for e in t.server.events if e.game_id == t.game_id and e.kind == "action"]
     counts["table_aims"] = sum(1 for e in after if e.actor == "host" and e.payload["type"] == "aim")
-    counts["orders"] = sum(1 for e in after if e.payload["type"] == "privilege"
-                           and e.payload["order"] is not None)
+    counts["orders"] = sum(
+        1 for e in after if e.payload["type"] == "privilege" and e.payload["order"] is not None
+    )
     return counts
 
 
@@ -373,7 +407,8 @@ def test_a_whole_five_player_game_of_cash_n_guns_from_the_pages(server, browser,
                 assert data["view"] == normal(CASH_N_GUNS.player_view(state, name)), seq
                 if m["event"] == "update" and ev.kind == "action":
                     assert data["action"] == normal(
-                        CASH_N_GUNS.action_view(ev.before, ev.action, name))
+                        CASH_N_GUNS.action_view(ev.before, ev.action, name)
+                    )
                 assert all(c["action"]["player"] == name for c in data["choices"])
     finally:
         keep = os.environ.get("WEB_SCREENSHOTS")

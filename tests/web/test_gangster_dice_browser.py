@@ -42,8 +42,12 @@ RECORD_SSE = """
 })();
 """
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
-         "is_mobile": True, "has_touch": True}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
 NAMES = ["Maria", "Johnny", "Claire", "Vincent"]
 
 
@@ -84,16 +88,28 @@ class Table:
     def settle(self) -> None:
         """Every page shows the game as it is now, once the dice have stopped rolling (the
         simulated dice roll by themselves as soon as a round asks for its rolls)."""
-        self.wait_for(lambda: not any(w.dice for w in waiting_for(self.game.state)
-                                      if self.server.app.config.get("DICE") == "simulated"))
+        self.wait_for(
+            lambda: (
+                not any(
+                    w.dice
+                    for w in waiting_for(self.game.state)
+                    if self.server.app.config.get("DICE") == "simulated"
+                )
+            )
+        )
         seq = str(self.game.seq)
         for page in [*self.phones.values(), self.table]:
             page.wait_for_function("s => document.body.dataset.seq === s", arg=seq)
 
     def moved(self, player: str, does: str, after: int) -> bool:
-        return any(e.game_id == self.game_id and e.seq > after and e.kind == "action"
-                   and e.payload.get("type") == does and e.payload.get("player") == player
-                   for e in self.server.events)
+        return any(
+            e.game_id == self.game_id
+            and e.seq > after
+            and e.kind == "action"
+            and e.payload.get("type") == does
+            and e.payload.get("player") == player
+            for e in self.server.events
+        )
 
     # --- the moves, made on the phone as a player makes them ----------------------------------
 
@@ -105,16 +121,18 @@ class Table:
         stash = state.players[state.seat(player)].stash
         colours = [c for c in ("white", "red", "blue") for _ in range(getattr(stash, c))]
         labels = phone.eval_on_selector_all(
-            "#dice-entry .faces button", "els => els.map(e => [e.dataset.face, "
-            "e.querySelector('.gd-die').dataset.symbol])")
+            "#dice-entry .faces button",
+            "els => els.map(e => [e.dataset.face, e.querySelector('.gd-die').dataset.symbol])",
+        )
         assert [f for f, _ in labels] == ["1", "2", "3", "4"]
         assert [s for _, s in labels] == ["gavel", "cocktail", "gun", "finger"]  # not pips
         faces = [rng.randint(1, 4) for _ in colours]
         for f in faces:
             phone.click(f"#dice-entry .faces button[data-face='{f}']")
         slots = phone.eval_on_selector_all(
-            "#dice-entry .slots .gd-die", "els => els.map(e => [e.dataset.colour, "
-            "e.dataset.symbol])")
+            "#dice-entry .slots .gd-die",
+            "els => els.map(e => [e.dataset.colour, e.dataset.symbol])",
+        )
         symbols = dict(labels)
         assert slots == [[c, symbols[str(f)]] for c, f in zip(colours, faces, strict=True)]
         self.shot(phone)
@@ -123,11 +141,12 @@ class Table:
     def bid(self, rng: random.Random, player: str) -> None:
         """Put a bid together from its cells (a token and a favor card each) and play it."""
         phone = self.phones[player]
-        action = rng.choice([a for a in legal_actions(self.game.state, player)
-                             if a.TYPE == "bid"])
+        action = rng.choice([a for a in legal_actions(self.game.state, player) if a.TYPE == "bid"])
         for card in action.bids:
-            phone.click(f"#bid-builder button.gd-bid[data-token='{card.token.value}']"
-                        f"[data-favor='{card.favor}']")
+            phone.click(
+                f"#bid-builder button.gd-bid[data-token='{card.token.value}']"
+                f"[data-favor='{card.favor}']"
+            )
         send = phone.locator("#bid-send")
         assert json.loads(send.get_attribute("data-action")) == normal(action.to_dict())
         self.shot(phone)
@@ -154,7 +173,8 @@ class Table:
         """A character card, the Streets, the Investigator: one button each."""
         phone = self.phones[player]
         offered = phone.eval_on_selector_all(
-            "#choices button.choice", "els => els.map(e => JSON.parse(e.dataset.action))")
+            "#choices button.choice", "els => els.map(e => JSON.parse(e.dataset.action))"
+        )
         legal = [a.to_dict() for a in legal_actions(self.game.state, player)]
         key = lambda a: json.dumps(a, sort_keys=True)  # noqa: E731
         assert sorted(map(key, offered)) == sorted(map(key, legal))
@@ -189,29 +209,42 @@ class Table:
         table = player_view(state, None)
         for name, page in [(None, self.table), *self.phones.items()]:
             tokens = page.eval_on_selector_all(
-                "#tokens .gd-token", "els => els.map(e => [e.dataset.token, "
+                "#tokens .gd-token",
+                "els => els.map(e => [e.dataset.token, "
                 "e.dataset.controller, e.querySelector('.gd-on') ? "
-                "Number(e.querySelector('.gd-on').dataset.dice) : null])")
-            assert tokens == [[t["token"], t["controller"] or "",
-                               sum(t["dice"].values()) if "dice" in t else None]
-                              for t in table["tokens"]], name
+                "Number(e.querySelector('.gd-on').dataset.dice) : null])",
+            )
+            assert tokens == [
+                [
+                    t["token"],
+                    t["controller"] or "",
+                    sum(t["dice"].values()) if "dice" in t else None,
+                ]
+                for t in table["tokens"]
+            ], name
             stashes = page.eval_on_selector_all(
-                "#players .gd-player", "els => els.map(e => [e.dataset.player, "
-                "Number(e.dataset.dice), e.querySelectorAll('.gd-rolled .gd-die').length])")
-            assert stashes == [[p["name"], p["dice"], len(p["rolled"] or [])]
-                               for p in table["players"]], name
+                "#players .gd-player",
+                "els => els.map(e => [e.dataset.player, "
+                "Number(e.dataset.dice), e.querySelectorAll('.gd-rolled .gd-die').length])",
+            )
+            assert stashes == [
+                [p["name"], p["dice"], len(p["rolled"] or [])] for p in table["players"]
+            ], name
             reveal = table["reveal"]
             shown = page.eval_on_selector_all(
-                "#reveal .gd-bids tr[data-player]", "els => els.map(e => [e.dataset.player, "
-                "e.dataset.token, Number(e.dataset.score)])")
-            assert shown == ([[b["player"], b["token"], b["score"]] for b in reveal["bids"]]
-                             if reveal else []), name
+                "#reveal .gd-bids tr[data-player]",
+                "els => els.map(e => [e.dataset.player, e.dataset.token, Number(e.dataset.score)])",
+            )
+            assert shown == (
+                [[b["player"], b["token"], b["score"]] for b in reveal["bids"]] if reveal else []
+            ), name
             if name is None:
                 assert page.locator("#gd-hand, #bid-builder").count() == 0
                 continue
             you = player_view(state, name)["you"]
-            hand = page.eval_on_selector_all("#gd-hand .gd-cards .gd-card",
-                                             "els => els.map(e => Number(e.dataset.favor))")
+            hand = page.eval_on_selector_all(
+                "#gd-hand .gd-cards .gd-card", "els => els.map(e => Number(e.dataset.favor))"
+            )
             if not state.is_over:
                 assert hand == you["hand"], name
             down = page.locator("#gd-down")
@@ -231,7 +264,9 @@ class Table:
                 data = json.loads(m["data"])
                 assert data["viewer"] == name
                 assert data["view"] == normal(player_view(states[data["seq"]], name)), (
-                    name, data["seq"])
+                    name,
+                    data["seq"],
+                )
                 if name is not None:
                     assert all(c["action"]["player"] == name for c in data["choices"])
 
@@ -255,8 +290,9 @@ def shots_dir() -> Path | None:
     return None
 
 
-def test_a_four_player_game_from_the_pages_with_simulated_dice(server_factory, browser,
-                                                               tmp_path) -> None:
+def test_a_four_player_game_from_the_pages_with_simulated_dice(
+    server_factory, browser, tmp_path
+) -> None:
     server = server_factory(tmp_path / "data", DICE="simulated", DICE_ROLL_TIME=0.0)
     t = Table(server, browser)
     rng = random.Random(11)
@@ -264,14 +300,17 @@ def test_a_four_player_game_from_the_pages_with_simulated_dice(server_factory, b
     try:
         host = t.page(viewport={"width": 1100, "height": 900})
         host.goto(server.url + "/")
-        every = host.eval_on_selector("select[name=colour0]",
-                                      "el => [...el.options].map(o => o.value)")
+        every = host.eval_on_selector(
+            "select[name=colour0]", "el => [...el.options].map(o => o.value)"
+        )
         host.select_option("#game", "gangster-dice")
-        host.wait_for_function("() => document.querySelector('select[name=colour0]')"
-                               ".options.length === 4")
+        host.wait_for_function(
+            "() => document.querySelector('select[name=colour0]').options.length === 4"
+        )
         for i in range(4):
-            offered = host.eval_on_selector(f"select[name=colour{i}]",
-                                            "el => [...el.options].map(o => o.value)")
+            offered = host.eval_on_selector(
+                f"select[name=colour{i}]", "el => [...el.options].map(o => o.value)"
+            )
             assert offered == ["yellow", "red", "blue", "green"]
             assert host.eval_on_selector(f"select[name=colour{i}]", "el => el.value") == offered[i]
             assert host.locator(f"select[name=colour{i}]").is_visible()
@@ -338,7 +377,8 @@ def test_a_four_player_game_from_the_pages_with_simulated_dice(server_factory, b
 
 
 def test_a_two_player_game_follows_the_variant_with_rolls_tapped_as_symbols(
-        server_factory, browser, tmp_path) -> None:
+    server_factory, browser, tmp_path
+) -> None:
     server = server_factory(tmp_path / "data", DICE="phone")
     game = server.create_game(["Maria", "Johnny"], game="gangster-dice")
     t = Table(server, browser)

@@ -23,8 +23,12 @@ from companion.games.godfather_1971 import GODFATHER_1971 as G
 from companion.games.godfather_1971 import Draw, Place, Roll
 from companion.games.godfather_1971.state import RulingKind
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
-         "is_mobile": True, "has_touch": True}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
 NAMES = ["Vito", "Sollozzo", "Barzini"]
 RECORD_SSE = """
 (() => {
@@ -92,7 +96,8 @@ def check_pages(pages: Pages, state) -> None:
     for name, phone in pages.phones.items():
         rung = phone.eval_on_selector_all(
             ".g71-hood g.g71-pos.legal",
-            "els => els.map(e => [e.closest('.g71-hood').dataset.hood, e.dataset.pos])")
+            "els => els.map(e => [e.closest('.g71-hood').dataset.hood, e.dataset.pos])",
+        )
         assert {tuple(x) for x in rung} == offered_at(state, name), name
     for name, page in [*pages.phones.items(), (None, pages.table)]:
         hands = page.eval_on_selector_all("[data-hand]", "els => els.map(e => e.dataset.hand)")
@@ -112,8 +117,10 @@ def make(pages: Pages, phone, action, shot: Path | None = None) -> None:
         scope = "#tapped button.choice"
     else:
         scope = "#actions button.choice"
-    shown = [json.loads(a) for a in phone.eval_on_selector_all(
-        scope, "els => els.map(e => e.dataset.action)")]
+    shown = [
+        json.loads(a)
+        for a in phone.eval_on_selector_all(scope, "els => els.map(e => e.dataset.action)")
+    ]
     assert wanted in shown, (wanted, shown)
     if shot is not None:
         phone.locator(scope).first.scroll_into_view_if_needed()
@@ -245,24 +252,39 @@ def test_a_3_player_short_game_played_from_the_phones_to_the_score(server, brows
 def test_with_the_tables_own_cards_the_card_drawn_shows_on_its_phone_alone(server, browser):
     """Physical cards: Vito enters the card he drew on his phone; it is on his phone and on no
     other screen, and the host may not enter it for him."""
-    game = server.create_game(NAMES, game="godfather-1971", neighborhoods=2,
-                              options={"first_player": "first_seat"})
+    game = server.create_game(
+        NAMES, game="godfather-1971", neighborhoods=2, options={"first_player": "first_seat"}
+    )
     state = server.service.game(game.id).state
-    for line in ({"type": "place", "player": "Vito", "neighborhood": "the-docks",
-                  "positions": ["A1"], "racket": "bookie"},
-                 {"type": "place", "player": "Vito", "neighborhood": "midtown",
-                  "positions": ["A1"], "racket": "hijacker"},
-                 {"type": "end_turn", "player": "Vito"}):
+    for line in (
+        {
+            "type": "place",
+            "player": "Vito",
+            "neighborhood": "the-docks",
+            "positions": ["A1"],
+            "racket": "bookie",
+        },
+        {
+            "type": "place",
+            "player": "Vito",
+            "neighborhood": "midtown",
+            "positions": ["A1"],
+            "racket": "hijacker",
+        },
+        {"type": "end_turn", "player": "Vito"},
+    ):
         assert server.act(game, "Vito", line).status == 200
     drawn = {"type": "draw", "player": "Vito", "card": "money-7"}
-    r = server.host(game, "actions", {"action": drawn,
-                                      "expected_seq": server.service.game(game.id).seq})
+    r = server.host(
+        game, "actions", {"action": drawn, "expected_seq": server.service.game(game.id).seq}
+    )
     assert r.status == 403  # the card drawn is Vito's secret: the host does not enter it
     pages = Pages(browser)
     try:
         for name in NAMES:
             pages.phones[name] = pages.page(
-                **PHONE, extra_http_headers={"X-Player-Token": game.seats[name].token})
+                **PHONE, extra_http_headers={"X-Player-Token": game.seats[name].token}
+            )
             pages.phones[name].goto(f"{server.url}/play/{game.id}")
         pages.table = pages.page(viewport={"width": 1280, "height": 900})
         pages.table.goto(f"{server.url}/table/{game.id}")
@@ -281,8 +303,13 @@ def test_with_the_tables_own_cards_the_card_drawn_shows_on_its_phone_alone(serve
             assert "money-7" not in page.content()
         assert "Vito draws a card" in pages.table.inner_text("#log")
         # A placement is what the table saw: the host may enter it for a player.
-        first = {"type": "place", "player": "Sollozzo", "neighborhood": "midtown",
-                 "positions": ["D5"], "racket": None}
+        first = {
+            "type": "place",
+            "player": "Sollozzo",
+            "neighborhood": "midtown",
+            "positions": ["D5"],
+            "racket": None,
+        }
         first.pop("racket")
         r = server.host(game, "actions", {"action": first, "expected_seq": seq + 1})
         assert r.status == 200, r.text

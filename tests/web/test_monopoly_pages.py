@@ -37,8 +37,12 @@ PLAYERS = ["Maria", "Johnny", "Claire", "Vincent"]
 VICTIM = "Vincent"  # who gives everything away once the rest is shown, and goes bankrupt
 SEED = 11
 MAX_MOVES = 600
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
-         "is_mobile": True, "has_touch": True}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
 RECORD_SSE = """
 (() => {
   window.__sse = [];
@@ -55,7 +59,7 @@ RECORD_SSE = """
   window.EventSource = Recording;
 })();
 """
-CHOICES = ("els => els.map(e => e.dataset.action)")
+CHOICES = "els => els.map(e => e.dataset.action)"
 
 
 def normal(data):
@@ -105,8 +109,12 @@ class Table:
             time.sleep(0.01)
 
     def choices(self, name: str, within: str = "#cards") -> list[dict]:
-        return [json.loads(a) for a in self.phones[name].eval_on_selector_all(
-            f"{within} button.choice[data-action]", CHOICES)]
+        return [
+            json.loads(a)
+            for a in self.phones[name].eval_on_selector_all(
+                f"{within} button.choice[data-action]", CHOICES
+            )
+        ]
 
     def tap(self, name: str, wanted, within: str = "#cards") -> dict:
         """Tap the first button of ``name``'s phone whose action ``wanted(action)`` likes."""
@@ -122,29 +130,46 @@ class Table:
     def check(self, state) -> None:
         """Every page shows what the engine says, and only what its viewer may see."""
         table = self.table
-        cash = dict(table.eval_on_selector_all(
-            ".mono-player[data-player]", "els => els.map(e => [e.dataset.player, e.dataset.cash])"))
+        cash = dict(
+            table.eval_on_selector_all(
+                ".mono-player[data-player]",
+                "els => els.map(e => [e.dataset.player, e.dataset.cash])",
+            )
+        )
         assert cash == {p.name: str(p.cash) for p in state.players}
-        tokens = dict(table.eval_on_selector_all(
-            "#board g.token", "els => els.map(e => [e.dataset.player, Number(e.dataset.space)])"))
+        tokens = dict(
+            table.eval_on_selector_all(
+                "#board g.token", "els => els.map(e => [e.dataset.player, Number(e.dataset.space)])"
+            )
+        )
         assert tokens == {p.name: p.position for p in state.players if not p.bankrupt}
-        owners = dict(table.eval_on_selector_all(
-            "#board g.space[data-owner]:not([data-owner=''])",
-            "els => els.map(e => [Number(e.dataset.index),"
-            " [e.dataset.owner, e.dataset.mortgaged]])"))
-        assert owners == {i: [state.name(h.owner), "1" if h.mortgaged else "0"]
-                          for i, h in enumerate(state.holdings) if h and h.owner is not None}
+        owners = dict(
+            table.eval_on_selector_all(
+                "#board g.space[data-owner]:not([data-owner=''])",
+                "els => els.map(e => [Number(e.dataset.index),"
+                " [e.dataset.owner, e.dataset.mortgaged]])",
+            )
+        )
+        assert owners == {
+            i: [state.name(h.owner), "1" if h.mortgaged else "0"]
+            for i, h in enumerate(state.holdings)
+            if h and h.owner is not None
+        }
         view = MONOPOLY.player_view(state, None)
         for name, page in [*self.phones.items(), (None, table), (None, self.host)]:
-            shown = set(page.eval_on_selector_all("[data-don-card]",
-                                                  "els => els.map(e => e.dataset.donCard)"))
+            shown = set(
+                page.eval_on_selector_all(
+                    "[data-don-card]", "els => els.map(e => e.dataset.donCard)"
+                )
+            )
             allowed = {p.don for p in state.players if p.don and (p.don_played or p.name == name)}
             assert shown <= allowed, f"{name or 'the table'} sees Don cards {shown - allowed}"
         for name, page in self.phones.items():
             me = state.players[state.seat(name)]
             offered = sorted(json.dumps(a, sort_keys=True) for a in self.choices(name))
-            legal = sorted(json.dumps(c.action, sort_keys=True)
-                           for c in MONOPOLY.choices(state, name))
+            legal = sorted(
+                json.dumps(c.action, sort_keys=True) for c in MONOPOLY.choices(state, name)
+            )
             assert offered == legal, f"{name}'s phone: {offered} != {legal} {self.errors}"
             if not me.bankrupt:
                 assert page.inner_text("#my-cash") == f"${me.cash}"
@@ -201,8 +226,16 @@ def test_a_speed_play_game_through_its_pages_to_a_bankruptcy(server_factory, bro
         assert "PLACEHOLDER" in t.table.text_content("#board")
         assert t.table.locator("#board g.space").count() == 40
 
-        done: dict[str, int] = {"auction": 0, "bid_typed": 0, "deal": 0, "mortgage": 0,
-                                "host_card": 0, "phone_card": 0, "giveaway": 0, "bankrupt": 0}
+        done: dict[str, int] = {
+            "auction": 0,
+            "bid_typed": 0,
+            "deal": 0,
+            "mortgage": 0,
+            "host_card": 0,
+            "phone_card": 0,
+            "giveaway": 0,
+            "bankrupt": 0,
+        }
         moves = 0
         while not t.game.is_over:
             assert moves < MAX_MOVES, f"no end after {moves} moves ({done})"
@@ -225,10 +258,15 @@ def test_a_speed_play_game_through_its_pages_to_a_bankruptcy(server_factory, bro
         # deeds and cards the host entered for the players (only those).
         played = {a.TYPE for _, a in t.game.effective}
         assert {"decline", "bid", "propose", "accept", "mortgage", "bankrupt"} <= played
-        assert any(e.kind is EventKind.AUCTION and e.space is not None and e.amount
-                   for ev in server.events if ev.game_id == t.game_id for e in ev.state.events)
-        by_host = {e.payload.get("type") for e in t.game.events
-                   if e.kind == "action" and e.actor == "host"}
+        assert any(
+            e.kind is EventKind.AUCTION and e.space is not None and e.amount
+            for ev in server.events
+            if ev.game_id == t.game_id
+            for e in ev.state.events
+        )
+        by_host = {
+            e.payload.get("type") for e in t.game.events if e.kind == "action" and e.actor == "host"
+        }
         assert by_host == {"take_deed", "draw"}, by_host
         assert not t.errors, t.errors
 
@@ -240,8 +278,9 @@ def test_a_speed_play_game_through_its_pages_to_a_bankruptcy(server_factory, bro
         end = t.page(viewport={"width": 1000, "height": 800})
         end.goto(f"{server.url}/end/{t.game_id}")
         end.wait_for_selector(".mono-scores table.scores")
-        places = end.eval_on_selector_all(".mono-scores tr[data-player]",
-                                          "els => els.map(e => e.dataset.player)")
+        places = end.eval_on_selector_all(
+            ".mono-scores tr[data-player]", "els => els.map(e => e.dataset.player)"
+        )
         scores = MONOPOLY.score(final)
         assert places == sorted(scores["places"], key=scores["places"].get)
         assert places[-1] == VICTIM
@@ -329,8 +368,9 @@ def move(t: Table, rng: random.Random, state, waits, done: dict[str, int]):
         t.tap(w.player, lambda a: a["type"] == "draw" and a["card"] == card)
         done["phone_card"] += 1
     elif w.does == "jail":
-        offered = [a for a in t.choices(w.player) if a["type"] in ("pay_fine", "use_card",
-                                                                   "try_doubles")]
+        offered = [
+            a for a in t.choices(w.player) if a["type"] in ("pay_fine", "use_card", "try_doubles")
+        ]
         chosen = rng.choice(offered)
         t.tap(w.player, lambda a: a == chosen)
     elif w.does == "answer_deal":
@@ -360,7 +400,8 @@ def end_of_turn(t: Table, rng: random.Random, state, player: str, done: dict[str
         # Anyone may mortgage at any time: one of the others, from their deed's row.
         for name in PLAYERS:
             if name not in (player, VICTIM) and any(
-                    a.TYPE == "mortgage" for a in legal_actions(state, name)):
+                a.TYPE == "mortgage" for a in legal_actions(state, name)
+            ):
                 t.tap(name, lambda a: a["type"] == "mortgage", within="#my-deeds")
                 done["mortgage"] += 1
                 return t.phones[name]
@@ -375,8 +416,13 @@ def end_of_turn(t: Table, rng: random.Random, state, player: str, done: dict[str
             t.shot(t.phones[player], "monopoly-phone-deal.png")
             done["deal"] += 1
             return t.phones[player]
-    if done["deal"] and done["mortgage"] and done["auction"] and done["host_card"] \
-            and not done["giveaway"]:
+    if (
+        done["deal"]
+        and done["mortgage"]
+        and done["auction"]
+        and done["host_card"]
+        and not done["giveaway"]
+    ):
         # The victim hands everything to the player with the dice (a deal must trade a
         # property: theirs go too), and is left with nothing to pay the next rent with.
         partner = player if player != VICTIM else next(n for n in PLAYERS if n != VICTIM)
@@ -393,8 +439,9 @@ def tradeable(state, name: str) -> list[int]:
     return next(p["tradeable"] for p in view["players"] if p["name"] == name)
 
 
-def draft_deal(t: Table, proposer: str, partner: str, *, give_cash: int = 0,
-               give_spaces=(), take_spaces=()) -> None:
+def draft_deal(
+    t: Table, proposer: str, partner: str, *, give_cash: int = 0, give_spaces=(), take_spaces=()
+) -> None:
     """Draft a deal on ``proposer``'s phone and send it."""
     phone = t.phones[proposer]
     phone.click("#deal-draft summary")

@@ -114,23 +114,35 @@ def test_refusals_carry_rule_and_facts_and_map_to_4xx(server):
     r = server.act(game, "Johnny", {"type": "roll", "player": "Johnny", "faces": [3, 3]})
     assert r.status == 422
     assert r.data == {
-        "error": "illegal", "reason": "Johnny rolls 5 dice, not 2", "rule": "Roll",
+        "error": "illegal",
+        "reason": "Johnny rolls 5 dice, not 2",
+        "rule": "Roll",
         # the rule in the rulebook's words, and what to do instead
-        "quote": RULES["Roll"].quote, "instead": RULES["Roll"].instead,
+        "quote": RULES["Roll"].quote,
+        "instead": RULES["Roll"].instead,
     }
     assert r.data["quote"].startswith("All players roll their dice simultaneously")
-    r = server.act(game, "Johnny", {"type": "claim", "player": "Johnny", "neighborhood": "3a",
-                                    "dice": [3, 3]})
+    r = server.act(
+        game, "Johnny", {"type": "claim", "player": "Johnny", "neighborhood": "3a", "dice": [3, 3]}
+    )
     assert r.status == 422 and r.data["rule"] == "Resolution" and "roll phase" in r.data["reason"]
     r = server.act(game, "Johnny", {"type": "roll", "player": "Johnny", "faces": [3, 3, 4, 5, 7]})
     assert r.status == 400 and "1-6" in r.data["reason"] and "quote" not in r.data
     r = server.act(game, "Johnny", {"type": "fly", "player": "Johnny"})
     assert r.status == 400 and "unknown action type" in r.data["reason"]
-    r = server.act(game, "Johnny", {"type": "roll", "player": "Johnny", "faces": [1, 2, 3, 4, 5]},
-                   expected=seq - 1)
+    r = server.act(
+        game,
+        "Johnny",
+        {"type": "roll", "player": "Johnny", "faces": [1, 2, 3, 4, 5]},
+        expected=seq - 1,
+    )
     assert r.status == 409 and r.data["error"] == "stale"
-    r = server.act(game, "Johnny", {"type": "roll", "player": "Johnny", "faces": [1, 2, 3, 4, 5]},
-                   expected="four")
+    r = server.act(
+        game,
+        "Johnny",
+        {"type": "roll", "player": "Johnny", "faces": [1, 2, 3, 4, 5]},
+        expected="four",
+    )
     assert r.status == 400 and "expected_seq" in r.data["reason"]
     assert server.service.game(game.id).seq == seq
     assert server.client().get("/api/games/nope").status == 404
@@ -149,8 +161,9 @@ def test_double_tap_is_applied_once_and_keys_are_per_player(server):
     assert r1.data["duplicate"] is False and r2.data["duplicate"] is True
     assert r1.data["accepted"] == r2.data["accepted"] == 1
     # Johnny using the same key string is a different key: his roll is applied.
-    r3 = server.act(game, "Johnny", {"type": "godfather_roll", "player": "Johnny", "face": 2},
-                    key="tap-1")
+    r3 = server.act(
+        game, "Johnny", {"type": "godfather_roll", "player": "Johnny", "face": 2}, key="tap-1"
+    )
     assert r3.status == 200 and r3.data["duplicate"] is False and r3.data["accepted"] == 2
 
 
@@ -173,8 +186,9 @@ def test_replies_are_the_callers_own_view(server):
     assert all("dice" not in p for p in table.data["view"]["players"])
     assert "Johnny rolls." in [line for e in table.data["log"] for line in e["lines"]]
     # A phone with a player cookie still gets the table view with ?as=table.
-    r = server.client().get(f"/api/games/{game.id}?as=table",
-                            {"X-Player-Token": game.seats["Johnny"].token})
+    r = server.client().get(
+        f"/api/games/{game.id}?as=table", {"X-Player-Token": game.seats["Johnny"].token}
+    )
     assert r.data["viewer"] is None and "dice" not in r.data["view"]["players"][1]
     assert server.client().get(f"/api/games/{game.id}?as=player").status == 401
 
@@ -189,8 +203,14 @@ def test_the_host_cannot_move_for_a_player_so_refusals_tell_the_host_nothing(ser
     seq = server.service.game(game.id).seq
     replies = set()
     for face in range(1, 7):
-        r = server.host(game, "actions", {"action": {"type": "reveal_favor", "player": "Johnny",
-                                                     "face": face}, "expected_seq": seq})
+        r = server.host(
+            game,
+            "actions",
+            {
+                "action": {"type": "reveal_favor", "player": "Johnny", "face": face},
+                "expected_seq": seq,
+            },
+        )
         assert r.status == 403 and r.data["error"] == "forbidden", r.text
         replies.add(r.text)
     assert len(replies) == 1
@@ -207,17 +227,26 @@ def test_undo_correct_and_end_by_host_and_player(server):
     server.act(game, "Johnny", {"type": "roll", "player": "Johnny", "faces": [3, 3, 4, 5, 6]})
     # a roll cannot be taken back by the player
     r = server.client().post(
-        f"/api/games/{game.id}/undo", {"expected_seq": s.game(game.id).seq},
-        game.seats["Johnny"].csrf, headers={"X-Player-Token": game.seats["Johnny"].token})
+        f"/api/games/{game.id}/undo",
+        {"expected_seq": s.game(game.id).seq},
+        game.seats["Johnny"].csrf,
+        headers={"X-Player-Token": game.seats["Johnny"].token},
+    )
     assert r.status == 403 and "cannot be taken back" in r.data["reason"]
     # the host corrects the misread die (needs a reason)
     roll_seq = s.game(game.id).seq
     fixed = {"type": "roll", "player": "Johnny", "faces": [3, 3, 4, 5, 5]}
-    r = server.host(game, "corrections", {"target": roll_seq, "action": fixed, "why": " ",
-                                          "expected_seq": roll_seq})
+    r = server.host(
+        game,
+        "corrections",
+        {"target": roll_seq, "action": fixed, "why": " ", "expected_seq": roll_seq},
+    )
     assert r.status == 400 and "why" in r.data["reason"]
-    r = server.host(game, "corrections", {"target": roll_seq, "action": fixed,
-                                          "why": "camera misread", "expected_seq": roll_seq})
+    r = server.host(
+        game,
+        "corrections",
+        {"target": roll_seq, "action": fixed, "why": "camera misread", "expected_seq": roll_seq},
+    )
     assert r.status == 200, r.text
     assert r.data["viewer"] is None and "dice" not in r.data["view"]["players"][1]
     assert [d.face for d in s.game(game.id).state.players[1].dice] == [3, 3, 4, 5, 5]
@@ -225,7 +254,9 @@ def test_undo_correct_and_end_by_host_and_player(server):
     r = server.client().post(
         f"/api/games/{game.id}/corrections",
         {"target": roll_seq, "action": fixed, "why": "x", "expected_seq": s.game(game.id).seq},
-        game.seats["Johnny"].csrf, headers={"X-Player-Token": game.seats["Johnny"].token})
+        game.seats["Johnny"].csrf,
+        headers={"X-Player-Token": game.seats["Johnny"].token},
+    )
     assert r.status == 401
     # the host undoes back to the roll
     r = server.host(game, "undo", {"target": roll_seq, "expected_seq": s.game(game.id).seq})
@@ -291,12 +322,19 @@ def test_garbage_never_gets_a_500(server):
     junk = [None, 0, -1, 2**70, "x", [], {}, [1, "a"], {"type": "roll"}, True, 1.5, "\x00"]
     paths = ["actions", "undo", "corrections", "status"]
     for _ in range(200):
-        body = {k: rng.choice(junk) for k in rng.sample(
-            ["action", "expected_seq", "key", "as", "target", "why", "status"], rng.randint(0, 5))}
+        body = {
+            k: rng.choice(junk)
+            for k in rng.sample(
+                ["action", "expected_seq", "key", "as", "target", "why", "status"],
+                rng.randint(0, 5),
+            )
+        }
         if rng.random() < 0.5:
-            body["action"] = {"type": rng.choice(["roll", "claim", "favor", "bet", "x"]),
-                              "player": rng.choice(["Maria", "Nobody", 3]),
-                              rng.choice(["faces", "dice", "spot", "to"]): rng.choice(junk)}
+            body["action"] = {
+                "type": rng.choice(["roll", "claim", "favor", "bet", "x"]),
+                "player": rng.choice(["Maria", "Nobody", 3]),
+                rng.choice(["faces", "dice", "spot", "to"]): rng.choice(junk),
+            }
         who = rng.choice(["Maria", "host", None])
         headers = {}
         csrf = None
@@ -307,12 +345,16 @@ def test_garbage_never_gets_a_500(server):
         elif who:
             headers["X-Player-Token"] = game.seats[who].token
             csrf = game.seats[who].csrf
-        r = server.client().post(f"/api/games/{game.id}/{rng.choice(paths)}", body, csrf,
-                                 headers=headers)
+        r = server.client().post(
+            f"/api/games/{game.id}/{rng.choice(paths)}", body, csrf, headers=headers
+        )
         assert 200 <= r.status < 500, (body, r.status, r.text)
         assert r.data is not None, r.text
-    for path in ["/api/games/%00", f"/api/games/{game.id}/events?last_event_id=x",
-                 "/api/games/" + "a" * 3000]:
+    for path in [
+        "/api/games/%00",
+        f"/api/games/{game.id}/events?last_event_id=x",
+        "/api/games/" + "a" * 3000,
+    ]:
         assert 400 <= server.client().get(path).status < 500
 
 

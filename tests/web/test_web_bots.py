@@ -51,8 +51,12 @@ def test_the_host_seats_bots_and_they_play_as_their_seats(bot_server):
     assert r.status == 200 and {b["player"] for b in r.data["bots"]} == {"Claire", "Vincent"}
     assert next(b for b in r.data["bots"] if b["player"] == "Vincent")["budget"] == 0.05
     # The roll-off: the bots roll their own dice at once; the people type theirs.
-    until(lambda: {e.payload.get("player") for e in bot_server.events
-                   if e.actor == "dice:bot"} == {"Claire", "Vincent"})
+    until(
+        lambda: (
+            {e.payload.get("player") for e in bot_server.events if e.actor == "dice:bot"}
+            == {"Claire", "Vincent"}
+        )
+    )
     # Claire's old join link no longer seats a phone beside the bot.
     code = links["Claire"].rsplit("/", 1)[1]
     r = bot_server.client().post(f"/api/games/{game.id}/join", {"code": code})
@@ -80,8 +84,11 @@ def test_a_whole_game_with_two_people_and_two_bots_over_the_api(bot_server):
             if w.dice is not None:
                 faces = [rng.randint(1, 6) for _ in range(w.dice.count)]
                 r = bot_server.client().post(
-                    f"/api/games/{game.id}/dice/roll", {"faces": faces, "ask": w.dice.ask},
-                    seat.csrf, headers={"X-Player-Token": seat.token})
+                    f"/api/games/{game.id}/dice/roll",
+                    {"faces": faces, "ask": w.dice.ask},
+                    seat.csrf,
+                    headers={"X-Player-Token": seat.token},
+                )
             else:
                 action = random_choice(NEW_DON, g.state, w.player, rng).to_dict()
                 r = bot_server.act(game, w.player, action, expected=g.seq)
@@ -94,8 +101,7 @@ def test_a_whole_game_with_two_people_and_two_bots_over_the_api(bot_server):
     assert service.game(game.id).is_over
     bots = {e.actor for e in bot_server.events if e.actor.startswith("player:")}
     assert bots == {f"player:{n}" for n in PLAYERS}
-    r = bot_server.client().get(f"/api/games/{game.id}/bots",
-                                headers={"X-Host-Key": game.host_key})
+    r = bot_server.client().get(f"/api/games/{game.id}/bots", headers={"X-Host-Key": game.host_key})
     assert any(x["reason"] for x in r.data["recent"])  # what the bots did, and why
 
 
@@ -127,8 +133,9 @@ def test_a_real_die_rolled_for_a_bot_is_typed_on_the_host_page(bot_server):
     assert roll["count"] == 1
     r = bot_server.host(game, "bots/roll", {"player": "Claire", "faces": [4], "ask": roll["ask"]})
     assert r.status == 200, r.text
-    assert any(e.actor == "dice:host" and e.payload.get("player") == "Claire"
-               for e in bot_server.events)
+    assert any(
+        e.actor == "dice:host" and e.payload.get("player") == "Claire" for e in bot_server.events
+    )
     r = bot_server.host(game, "bots/roll", {"player": "Maria", "faces": [4]})
     assert r.status == 409 and r.data["error"] == "not_a_bot"
     r = c.get(f"/api/games/{game.id}/bots")
@@ -137,8 +144,9 @@ def test_a_real_die_rolled_for_a_bot_is_typed_on_the_host_page(bot_server):
 
 def hint_of(server, game, name):
     seat = game.seats[name]
-    return server.client().post(f"/api/games/{game.id}/hint", {}, seat.csrf,
-                                headers={"X-Player-Token": seat.token})
+    return server.client().post(
+        f"/api/games/{game.id}/hint", {}, seat.csrf, headers={"X-Player-Token": seat.token}
+    )
 
 
 def test_a_player_asks_for_a_hint_for_their_own_choice(server):
@@ -149,22 +157,35 @@ def test_a_player_asks_for_a_hint_for_their_own_choice(server):
     assert r.status == 409 and r.data["error"] == "no_choice"  # Johnny must roll first
     for name in PLAYERS:
         seat = game.seats[name]
-        pic = server.client().get(f"/api/games/{game.id}",
-                                  headers={"X-Player-Token": seat.token}).data
+        pic = (
+            server.client()
+            .get(f"/api/games/{game.id}", headers={"X-Player-Token": seat.token})
+            .data
+        )
         want = pic["dice_wanted"][0]
-        server.client().post(f"/api/games/{game.id}/dice/roll",
-                             {"faces": [1, 2, 3, 4, 5][:want["count"]], "ask": want["ask"]},
-                             seat.csrf, headers={"X-Player-Token": seat.token})
+        server.client().post(
+            f"/api/games/{game.id}/dice/roll",
+            {"faces": [1, 2, 3, 4, 5][: want["count"]], "ask": want["ask"]},
+            seat.csrf,
+            headers={"X-Player-Token": seat.token},
+        )
     seq = server.service.game(game.id).seq
     r = hint_of(server, game, "Johnny")
     assert r.status == 200, r.text
     assert r.data["action"]["type"] == "reveal_favor" and r.data["action"]["player"] == "Johnny"
-    pic = server.client().get(f"/api/games/{game.id}",
-                              headers={"X-Player-Token": game.seats["Johnny"].token}).data
+    pic = (
+        server.client()
+        .get(f"/api/games/{game.id}", headers={"X-Player-Token": game.seats["Johnny"].token})
+        .data
+    )
     assert r.data["label"] in {c["label"] for c in pic["choices"]}
     assert server.service.game(game.id).seq == seq  # asking changes nothing
-    r = server.client().post(f"/api/games/{game.id}/hint", {"as": "host"}, game.host_csrf,
-                             headers={"X-Host-Key": game.host_key})
+    r = server.client().post(
+        f"/api/games/{game.id}/hint",
+        {"as": "host"},
+        game.host_csrf,
+        headers={"X-Host-Key": game.host_key},
+    )
     assert r.status == 403
     assert server.host(game, "hints", {"allowed": False}).status == 200
     r = hint_of(server, game, "Johnny")

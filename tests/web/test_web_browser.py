@@ -44,8 +44,12 @@ RECORD_SSE = """
 })();
 """
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
-         "is_mobile": True, "has_touch": True}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
 DICE = ("roll", "godfather_roll", "vegas_roll")
 
 
@@ -80,12 +84,16 @@ class Table:
         public = {p.name for i, p in enumerate(state.players) if dice_public(state, i)}
         for name, page in [*self.phones.items(), (None, self.table)]:
             owners = page.eval_on_selector_all(
-                "[data-owner]", "els => els.map(e => e.dataset.owner)")
+                "[data-owner]", "els => els.map(e => e.dataset.owner)"
+            )
             leaked = {o for o in owners if o != name and o not in public}
             assert not leaked, f"{name}'s page shows hidden dice of {leaked} ({state.phase})"
             if name is not None:
-                mine = sorted(page.eval_on_selector_all(
-                    "#my-dice [data-owner]", "els => els.map(e => Number(e.dataset.face))"))
+                mine = sorted(
+                    page.eval_on_selector_all(
+                        "#my-dice [data-owner]", "els => els.map(e => Number(e.dataset.face))"
+                    )
+                )
                 assert mine == sorted(d.face for d in state.players[state.seat(name)].dice)
 
     def shot(self, page, name: str, full: bool = True) -> None:
@@ -131,8 +139,9 @@ def test_a_whole_game_through_the_pages_shows_each_phone_only_its_own_dice(
         t.host.wait_for_url("**/host/*")
         game_id = t.host.url.rsplit("/", 1)[1]
         t.host.wait_for_selector("#seats li[data-seat]")
-        names = t.host.eval_on_selector_all("#seats li[data-seat]",
-                                            "els => els.map(e => e.dataset.seat)")
+        names = t.host.eval_on_selector_all(
+            "#seats li[data-seat]", "els => els.map(e => e.dataset.seat)"
+        )
         assert names == ["Maria", "Johnny", "Claire", "Vincent"]
         t.phones = {}
         for name in names:
@@ -170,7 +179,8 @@ def test_a_whole_game_through_the_pages_shows_each_phone_only_its_own_dice(
                 buttons = phone.eval_on_selector_all(
                     "#choices button.choice",
                     "els => els.map((e, i) => ({i, group: e.dataset.group, "
-                    "action: JSON.parse(e.dataset.action)}))")
+                    "action: JSON.parse(e.dataset.action)}))",
+                )
                 assert buttons, f"{w.player}'s phone offers nothing to {w.does}"
                 chosen = pick(rng, state, w.player, buttons)
                 if chosen["group"] == "recruit" and rng.random() < 0.5:
@@ -178,7 +188,8 @@ def test_a_whole_game_through_the_pages_shows_each_phone_only_its_own_dice(
                     wanted = list(chosen["action"]["dice"])
                     faces_shown = phone.eval_on_selector_all(
                         "#my-dice button.die-button [data-owner]",
-                        "els => els.map(e => Number(e.dataset.face))")
+                        "els => els.map(e => Number(e.dataset.face))",
+                    )
                     for i, f in enumerate(faces_shown):
                         if f in wanted:
                             wanted.remove(f)
@@ -209,8 +220,12 @@ def test_a_whole_game_through_the_pages_shows_each_phone_only_its_own_dice(
                 undos += 1
                 assert server.service.game(game_id).effective[-1][1] is not last
             # Once, the host corrects a die the camera "misread", right after the roll.
-            if (w.does == "roll" and not corrected and state.round >= 2
-                    and state.phase.value == "roll"):
+            if (
+                w.does == "roll"
+                and not corrected
+                and state.round >= 2
+                and state.phase.value == "roll"
+            ):
                 t.host.select_option("#correct-move", str(seq))
                 true_faces = [rng.randint(1, 6) for _ in range(w.dice.count)]
                 t.host.fill("#correct-faces", " ".join(map(str, true_faces)))
@@ -227,7 +242,8 @@ def test_a_whole_game_through_the_pages_shows_each_phone_only_its_own_dice(
             if state.phase.value == "resolution" and state.round >= 2 and "res" not in shots_taken:
                 resolving = state.name(state.turn)
                 if any(isinstance(a, Claim | MuscleOut) for a in _legal(state, resolving)) and any(
-                        isinstance(a, UseFavor) for a in _legal(state, resolving)):
+                    isinstance(a, UseFavor) for a in _legal(state, resolving)
+                ):
                     t.shot(t.phones[resolving], "phone.png", full=False)
                     t.shot(t.phones[resolving], "phone-full.png")
                     shots_taken.add("res")
@@ -260,8 +276,9 @@ def test_a_whole_game_through_the_pages_shows_each_phone_only_its_own_dice(
             got = page.evaluate("window.__sse")
             assert len(got) > moves / 2
             for m in got:
-                msg = SimpleNamespace(id=int(m["id"]), event=m["event"], data=json.loads(m["data"]),
-                                      raw=m["data"])
+                msg = SimpleNamespace(
+                    id=int(m["id"]), event=m["event"], data=json.loads(m["data"]), raw=m["data"]
+                )
                 check_message(msg, name, events, server.service, game_id)
         assert corrected == 1 and {"res", "offer"} <= shots_taken
     finally:
@@ -280,8 +297,9 @@ def _legal(state, player):
     return legal_actions(state, player)
 
 
-def test_the_pairing_page_pairs_a_familys_dice_in_the_browser(server_factory, browser,
-                                                               tmp_path) -> None:
+def test_the_pairing_page_pairs_a_familys_dice_in_the_browser(
+    server_factory, browser, tmp_path
+) -> None:
     """The host pairs the red family's dice from the pairing page: one tap, the simulated dice
     roll, the page counts them in and shows them paired, and a virtual die says why it cannot
     blink."""
@@ -302,33 +320,40 @@ def test_the_pairing_page_pairs_a_familys_dice_in_the_browser(server_factory, br
         host.wait_for_url(f"**/host/{game_id}/dice")
         assert "broadcast their face" in host.inner_text("#privacy")
         host.wait_for_selector("#owners section[data-owner='vegas']")  # drawn once fetched
-        owners = host.eval_on_selector_all("#owners section[data-owner]",
-                                           "els => els.map(e => e.dataset.owner)")
+        owners = host.eval_on_selector_all(
+            "#owners section[data-owner]", "els => els.map(e => e.dataset.owner)"
+        )
         assert len(owners) == 4 and owners[-1] == "vegas", owners  # three families, Vegas
         red = owners[0]
         host.click(f"button[data-pair='{red}']")
         host.wait_for_function(
-            "() => document.getElementById('pairing-now').textContent.startsWith('Saved: 5 dice')")
+            "() => document.getElementById('pairing-now').textContent.startsWith('Saved: 5 dice')"
+        )
         paired = host.locator(f"section[data-owner='{red}'] ul.paired li.die-row")
         assert paired.count() == 5
-        ids = host.eval_on_selector_all(f"section[data-owner='{red}'] ul.paired li.die-row",
-                                        "els => els.map(e => e.dataset.die)")
+        ids = host.eval_on_selector_all(
+            f"section[data-owner='{red}'] ul.paired li.die-row",
+            "els => els.map(e => e.dataset.die)",
+        )
         saved = json.loads((tmp_path / "data" / "dice" / "default.json").read_text())
-        assert set(ids) <= {f"{d['source']}/{d['die']}" for d in saved["dice"]
-                            if d["owner"] == red}  # saved for the next game
+        assert set(ids) <= {
+            f"{d['source']}/{d['die']}" for d in saved["dice"] if d["owner"] == red
+        }  # saved for the next game
         paired.first.locator("button").click()
         host.wait_for_function("() => document.getElementById('toast').textContent.length > 0")
         assert "only Pixels and GoDice have lights" in host.inner_text("#toast")
         if os.environ.get("WEB_SCREENSHOTS"):
-            host.screenshot(path=str(Path(os.environ["WEB_SCREENSHOTS"]) / "pairing.png"),
-                            full_page=True)
+            host.screenshot(
+                path=str(Path(os.environ["WEB_SCREENSHOTS"]) / "pairing.png"), full_page=True
+            )
         assert not errors, errors
     finally:
         ctx.close()
 
 
-def test_whose_red_die_is_answered_on_a_phone_and_the_host_page(server_factory, browser,
-                                                                 tmp_path) -> None:
+def test_whose_red_die_is_answered_on_a_phone_and_the_host_page(
+    server_factory, browser, tmp_path
+) -> None:
     """Johnny and Claire both roll with red dice; a red die lands. The host page offers both
     names, both phones ask "is it yours?": Claire says no, Johnny says yes, and his roll is
     played with it. The host's late answer is refused with the reason, and its card goes."""
@@ -349,11 +374,19 @@ def test_whose_red_die_is_answered_on_a_phone_and_the_host_page(server_factory, 
         return p
 
     try:
-        host = page(f"/host/{game.id}", viewport={"width": 1100, "height": 900},
-                    extra_http_headers={"X-Host-Key": game.host_key})
-        phones = {name: page(f"/play/{game.id}", **PHONE,
-                             extra_http_headers={"X-Player-Token": game.seats[name].token})
-                  for name in ("Johnny", "Claire")}
+        host = page(
+            f"/host/{game.id}",
+            viewport={"width": 1100, "height": 900},
+            extra_http_headers={"X-Host-Key": game.host_key},
+        )
+        phones = {
+            name: page(
+                f"/play/{game.id}",
+                **PHONE,
+                extra_http_headers={"X-Player-Token": game.seats[name].token},
+            )
+            for name in ("Johnny", "Claire")
+        }
         johnny_rolls_with_a_red_die(dice)
 
         names = host.locator("#whose section.whose button")
@@ -373,14 +406,17 @@ def test_whose_red_die_is_answered_on_a_phone_and_the_host_page(server_factory, 
         phones["Johnny"].click("#whose-mine")
         phones["Johnny"].wait_for_function(  # the reply, and the roll it completed
             "s => Number(document.body.dataset.seq) > s && document.getElementById('toast')"
-            ".textContent === 'The red die counts for Johnny.'", arg=seq)
+            ".textContent === 'The red die counts for Johnny.'",
+            arg=seq,
+        )
         assert phones["Johnny"].locator("section.whose").count() == 0
         last = server.service.game(game.id).events[-1]
         assert last.payload == {"type": "roll", "player": "Johnny", "faces": [2, 2, 2, 2, 2, 6]}
 
         host.click("#whose button[data-player='Claire']")
         host.wait_for_function(
-            "() => document.getElementById('toast').textContent.includes('not waiting')")
+            "() => document.getElementById('toast').textContent.includes('not waiting')"
+        )
         assert host.locator("#whose section.whose").count() == 0
         assert server.service.game(game.id).events[-1].payload == last.payload
         assert not errors, errors
@@ -398,14 +434,17 @@ def test_the_host_starts_a_missed_roll_again(server_factory, browser, tmp_path) 
     server = server_factory(tmp_path / "data", DICE="phone")
     game = server.create_game()
     for name, face in zip(["Maria", "Johnny", "Claire", "Vincent"], (6, 4, 2, 1), strict=True):
-        assert server.act(game, name, {"type": "godfather_roll", "player": name,
-                                       "face": face}).status == 200
+        assert (
+            server.act(game, name, {"type": "godfather_roll", "player": name, "face": face}).status
+            == 200
+        )
     hub = server.app.extensions["companion"].dice.dice.hub
     for i, face in enumerate((3, 5)):
         hub.feed(DieReading("camera:cam0:Maria", f"c{i}", DieState.SETTLED, face=face))
     assert hub.progress("Maria") == (2, 5)
-    ctx = browser.new_context(viewport={"width": 1100, "height": 900},
-                              extra_http_headers={"X-Host-Key": game.host_key})
+    ctx = browser.new_context(
+        viewport={"width": 1100, "height": 900}, extra_http_headers={"X-Host-Key": game.host_key}
+    )
     try:
         host = ctx.new_page()
         host.set_default_timeout(10_000)
@@ -413,8 +452,7 @@ def test_the_host_starts_a_missed_roll_again(server_factory, browser, tmp_path) 
         host.wait_for_selector("#rolling-card:not([hidden]) [data-rolling='Maria']")
         host.once("dialog", lambda d: d.accept())
         host.click("[data-rolling='Maria'] button")
-        host.wait_for_function(
-            "() => document.getElementById('toast').textContent === 'Done.'")
+        host.wait_for_function("() => document.getElementById('toast').textContent === 'Done.'")
         assert hub.progress("Maria") == (0, 5)
         assert server.service.game(game.id).seq == 4  # nothing applied, nothing lost
     finally:

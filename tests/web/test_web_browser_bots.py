@@ -37,8 +37,12 @@ RECORD = """
   window.EventSource = Recording;
 })();
 """
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 1,
-         "is_mobile": True, "has_touch": True}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 1,
+    "is_mobile": True,
+    "has_touch": True,
+}
 PEOPLE = ("Maria", "Johnny")
 BOTS = {"Claire": "easy", "Vincent": "standard"}
 DICE = ("roll", "godfather_roll", "vegas_roll")
@@ -60,8 +64,9 @@ def pick(rng: random.Random, buttons: list[dict]) -> dict:
     return rng.choice(buttons)
 
 
-def test_two_people_and_two_bots_play_a_whole_game_from_the_pages(bot_server, browser,
-                                                                    check_message):
+def test_two_people_and_two_bots_play_a_whole_game_from_the_pages(
+    bot_server, browser, check_message
+):
     server = bot_server
     contexts = []
     errors: list[str] = []
@@ -117,14 +122,13 @@ def test_two_people_and_two_bots_play_a_whole_game_from_the_pages(bot_server, br
                 continue
             w = rng.choice(waits)
             phone = phones[w.player]
-            phone.wait_for_function("s => Number(document.body.dataset.seq) >= s",
-                                    arg=game.seq)
+            phone.wait_for_function("s => Number(document.body.dataset.seq) >= s", arg=game.seq)
             if w.does in DICE:
                 if phone.locator("#dice-entry button.send").count() == 0:
                     continue  # the phone is a step behind: look again
                 if phone.get_attribute("#dice-entry", "data-tapped") != "0":
                     time.sleep(0.05)  # this roll is being sent (the entry keeps its faces
-                    continue          # until the companion answers): look again
+                    continue  # until the companion answers): look again
                 # As many faces as the phone's entry asks (it may be a picture behind).
                 for _ in range(int(phone.get_attribute("#dice-entry", "data-count") or 1)):
                     phone.click(f"#dice-entry .faces button[data-face='{rng.randint(1, 6)}']")
@@ -133,7 +137,8 @@ def test_two_people_and_two_bots_play_a_whole_game_from_the_pages(bot_server, br
                 buttons = phone.eval_on_selector_all(
                     "#choices button.choice",
                     "els => els.map((e, i) => ({i, group: e.dataset.group, "
-                    "action: JSON.parse(e.dataset.action)}))")
+                    "action: JSON.parse(e.dataset.action)}))",
+                )
                 if not buttons:
                     continue
                 if len(buttons) > 1 and hints < 4 and rng.random() < 0.15:
@@ -165,16 +170,18 @@ def test_two_people_and_two_bots_play_a_whole_game_from_the_pages(bot_server, br
         game_events = [e for e in server.events if e.game_id == game_id]
         for name in BOTS:
             assert any(e.actor == f"player:{name}" for e in game_events)
-            assert any(e.actor == "dice:bot" and e.payload.get("player") == name
-                       for e in game_events)
+            assert any(
+                e.actor == "dice:bot" and e.payload.get("player") == name for e in game_events
+            )
         notices = table.evaluate("window.__notices")
         assert any("(bot) claims" in n or "(bot) muscles" in n for n in notices), notices
         # Every event each page received is that page's own view, no more.
         events = {e.seq: e for e in game_events}
         for name, p in [*phones.items(), (None, table)]:
             for m in p.evaluate("window.__sse"):
-                msg = SimpleNamespace(id=int(m["id"]), event=m["event"],
-                                      data=json.loads(m["data"]), raw=m["data"])
+                msg = SimpleNamespace(
+                    id=int(m["id"]), event=m["event"], data=json.loads(m["data"]), raw=m["data"]
+                )
                 check_message(msg, name, events, service, game_id)
     finally:
         for ctx in contexts:

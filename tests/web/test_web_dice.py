@@ -43,8 +43,12 @@ def test_the_host_voids_a_roll_the_dice_missed_part_of(tmp_path, server_factory)
     server = server_factory(tmp_path / "data", DICE="phone")
     game = server.create_game(SEATS)
     for name, face in (("Maria", 6), ("Johnny", 2), ("Claire", 1)):
-        server.service.submit(game.id, GodfatherRoll(name, face), actor="host",
-                              expected_seq=server.service.game(game.id).seq)
+        server.service.submit(
+            game.id,
+            GodfatherRoll(name, face),
+            actor="host",
+            expected_seq=server.service.game(game.id).seq,
+        )
     dice = server.app.extensions["companion"].pairing.dice(game.id)
     for i in range(1, 6):
         dice.assignment.assign(DieRef("pixels", f"blue{i}"), "blue")
@@ -59,12 +63,12 @@ def test_the_host_voids_a_roll_the_dice_missed_part_of(tmp_path, server_factory)
 
     url = f"/api/games/{game.id}/dice/void"
     assert server.client().post(url, {"player": "Johnny"}, game.host_csrf).status == 401
-    no_csrf = server.client().post(url, {"player": "Johnny"},
-                                   headers={"X-Host-Key": game.host_key})
+    no_csrf = server.client().post(url, {"player": "Johnny"}, headers={"X-Host-Key": game.host_key})
     assert no_csrf.status == 403
     seat = game.seats["Johnny"]
-    as_player = server.client().post(url, {"player": "Johnny"}, seat.csrf,
-                                     headers={"X-Player-Token": seat.token})
+    as_player = server.client().post(
+        url, {"player": "Johnny"}, seat.csrf, headers={"X-Player-Token": seat.token}
+    )
     assert as_player.status == 401  # a player cannot void, not even their own roll
     unknown = server.host(game, "dice/void", {"player": "Sonny"})
     assert unknown.status == 400 and "Maria, Johnny, Claire" in unknown.data["reason"]

@@ -58,8 +58,12 @@ def bodies(operation: dict[str, Any]) -> list[tuple[str, bytes, str]]:
     documented body set alone to each wrong value, then every field wrong at once."""
     out = [(f"raw {i}", raw, "application/json") for i, raw in enumerate(RAW)]
     out.append(("json as text/plain", b"{}", "text/plain"))
-    schema = (operation.get("requestBody", {}).get("content", {})
-              .get("application/json", {}).get("schema", {}))
+    schema = (
+        operation.get("requestBody", {})
+        .get("content", {})
+        .get("application/json", {})
+        .get("schema", {})
+    )
     props = schema.get("properties", {})
     for name, prop in props.items():
         for i, value in enumerate(WRONG[schema_type(prop)]):
@@ -88,8 +92,12 @@ def snapshot(server) -> tuple[Any, ...]:
 @pytest.fixture
 def table(tmp_path, server_factory):
     server = server_factory(tmp_path / "data", DICE="phone")
-    game = server.create_game([{"name": n, "colour": c} for n, c in
-                               zip(PLAYERS, ("red", "blue", "green", "yellow"), strict=True)])
+    game = server.create_game(
+        [
+            {"name": n, "colour": c}
+            for n, c in zip(PLAYERS, ("red", "blue", "green", "yellow"), strict=True)
+        ]
+    )
     for name, face in zip(PLAYERS, (6, 4, 2, 1), strict=True):
         server.act(game, name, {"type": "godfather_roll", "player": name, "face": face})
     return server, game
@@ -124,26 +132,29 @@ def test_no_malformed_request_gets_a_5xx_or_changes_anything(table):
     assert sent > 1000
 
 
-@pytest.mark.parametrize("path", [
-    "/api/games/%00",
-    "/api/games/" + "a" * 3000,
-    "/api/games/%ED%A0%80",  # a surrogate's UTF-8 bytes: not valid UTF-8
-    "/api/games/%F0%9F%98%80/board",
-    "/api/games/..%2F..%2Fetc/record",
-    "/api/games/{id}/events?last_event_id=x",
-    "/api/games/{id}/events?last_event_id=" + "9" * 5000,
-    "/api/games/{id}/events?as=player",
-    "/api/games/{id}?as=player",
-    "/api/games/{id}/record",
-    "/api/games/{id}/seats",
-    "/api/games/{id}/moves",
-    "/api/games/{id}/dice",
-    "/host/{id}/seats/qr?player=%00",
-    "/join/{id}/%ED%A0%80",
-    "/play/{id}",
-    "/end/%00",
-    "/table/" + "z" * 3000,
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/games/%00",
+        "/api/games/" + "a" * 3000,
+        "/api/games/%ED%A0%80",  # a surrogate's UTF-8 bytes: not valid UTF-8
+        "/api/games/%F0%9F%98%80/board",
+        "/api/games/..%2F..%2Fetc/record",
+        "/api/games/{id}/events?last_event_id=x",
+        "/api/games/{id}/events?last_event_id=" + "9" * 5000,
+        "/api/games/{id}/events?as=player",
+        "/api/games/{id}?as=player",
+        "/api/games/{id}/record",
+        "/api/games/{id}/seats",
+        "/api/games/{id}/moves",
+        "/api/games/{id}/dice",
+        "/host/{id}/seats/qr?player=%00",
+        "/join/{id}/%ED%A0%80",
+        "/play/{id}",
+        "/end/%00",
+        "/table/" + "z" * 3000,
+    ],
+)
 def test_malformed_reads_get_a_4xx(table, path):
     server, game = table
     before = snapshot(server)

@@ -15,15 +15,21 @@ from companion.games.new_don import Roll, waiting_for
 def dice_settled(server, game, timeout: float = 20) -> None:
     """Wait until the simulated dice have made every roll the game wants now."""
     deadline = time.monotonic() + timeout
-    while any(w.does in ("godfather_roll", "roll", "vegas_roll")
-              for w in waiting_for(server.service.game(game.id).state)):
+    while any(
+        w.does in ("godfather_roll", "roll", "vegas_roll")
+        for w in waiting_for(server.service.game(game.id).state)
+    ):
         assert time.monotonic() < deadline
         time.sleep(0.02)
 
 
 def host_post(server, game, path: str, body: dict):
-    return server.client().post(f"/api/games/{game.id}/dice/{path}", body, game.host_csrf,
-                                headers={"X-Host-Key": game.host_key})
+    return server.client().post(
+        f"/api/games/{game.id}/dice/{path}",
+        body,
+        game.host_csrf,
+        headers={"X-Host-Key": game.host_key},
+    )
 
 
 def host_get(server, game):
@@ -33,21 +39,27 @@ def host_get(server, game):
 def test_web_pairing_saves_a_familys_dice_for_the_next_game(tmp_path, server_factory):
     data = tmp_path / "data"
     server = server_factory(data, DICE="simulated", DICE_ROLL_TIME=0.0)
-    game = server.create_game([{"name": "Maria", "colour": "red"},
-                               {"name": "Johnny", "colour": "blue"}, "Claire"])
+    game = server.create_game(
+        [{"name": "Maria", "colour": "red"}, {"name": "Johnny", "colour": "blue"}, "Claire"]
+    )
     dice_settled(server, game)
 
     # Host only: no key, and no CSRF token, are refused.
     assert server.client().get(f"/api/games/{game.id}/dice").status == 401
-    no_csrf = server.client().post(f"/api/games/{game.id}/dice/pairing", {"owner": "red"},
-                                   headers={"X-Host-Key": game.host_key})
+    no_csrf = server.client().post(
+        f"/api/games/{game.id}/dice/pairing",
+        {"owner": "red"},
+        headers={"X-Host-Key": game.host_key},
+    )
     assert no_csrf.status == 403
     assert host_post(server, game, "pairing", {"owner": "purple"}).status == 400
 
     status = host_get(server, game).data
     assert status["mode"] == "simulated" and "broadcast their face" in status["privacy"]
-    assert status["sources"] == [{"name": "phone entry", "needs": "nothing"},
-                                 {"name": "simulated dice", "needs": "nothing"}]
+    assert status["sources"] == [
+        {"name": "phone entry", "needs": "nothing"},
+        {"name": "simulated dice", "needs": "nothing"},
+    ]
     assert [o["owner"] for o in status["owners"]] == ["red", "blue", "Claire", "vegas"]
 
     started = host_post(server, game, "pairing", {"owner": "red"})
@@ -59,8 +71,9 @@ def test_web_pairing_saves_a_familys_dice_for_the_next_game(tmp_path, server_fac
     found = status["pairing"]["found"]
     assert len(found) == 5 and status["pairing"]["done"]
     red = next(o for o in status["owners"] if o["owner"] == "red")
-    assert {(d["source"], d["die"]) for d in red["dice"]} == {(d["source"], d["die"])
-                                                              for d in found}
+    assert {(d["source"], d["die"]) for d in red["dice"]} == {
+        (d["source"], d["die"]) for d in found
+    }
 
     saved = json.loads((data / "dice" / "default.json").read_text())
     owned = {(d["source"], d["die"]) for d in saved["dice"] if d["owner"] == "red"}
@@ -92,8 +105,7 @@ def test_web_pairing_saves_a_familys_dice_for_the_next_game(tmp_path, server_fac
     server.app.extensions["companion"].close()
     again = server_factory(data, DICE="simulated", DICE_ROLL_TIME=0.0)
     status = host_get(again, game).data
-    by_owner = {o["owner"]: {(d["source"], d["die"]) for d in o["dice"]}
-                for o in status["owners"]}
+    by_owner = {o["owner"]: {(d["source"], d["die"]) for d in o["dice"]} for o in status["owners"]}
     assert by_owner["red"] == {(d["source"], d["die"]) for d in found}
     assert by_owner["vegas"] == vegas
     assert status["pairing"] is None
@@ -137,11 +149,14 @@ def test_web_dice_progress_reaches_the_roller_only(tmp_path, server_factory):
         assert all(m["kind"] == "rolling" for m in others)
         for m in stream.received:
             if m.event == "dice":
-                assert '"face"' not in m.raw or json.loads(m.raw.split("data: ", 1)[1])[
-                    "player"] == name
+                assert (
+                    '"face"' not in m.raw
+                    or json.loads(m.raw.split("data: ", 1)[1])["player"] == name
+                )
     seen = dice(table)
-    assert seen and all(m["kind"] == "rolling" and set(m) == {"kind", "player", "text"}
-                        for m in seen)
+    assert seen and all(
+        m["kind"] == "rolling" and set(m) == {"kind", "player", "text"} for m in seen
+    )
     assert {m["player"] for m in seen} == set(game.seats)
     for m in table.received:
         if m.event == "dice":
@@ -178,8 +193,12 @@ def test_web_whose_red_die_is_answered_by_phone_or_host(tmp_path, server_factory
         if name is None:
             return server.host(game, "dice/whose", body)
         seat = game.seats[name]
-        return server.client().post(f"/api/games/{game.id}/dice/whose", {"as": "player", **body},
-                                    seat.csrf, headers={"X-Player-Token": seat.token})
+        return server.client().post(
+            f"/api/games/{game.id}/dice/whose",
+            {"as": "player", **body},
+            seat.csrf,
+            headers={"X-Player-Token": seat.token},
+        )
 
     red = {"source": "pixels", "die": "vegas1"}
     assert say("Claire", {**red, "player": "Johnny"}).status == 403
@@ -205,8 +224,9 @@ def test_web_whose_red_die_is_answered_by_phone_or_host(tmp_path, server_factory
     for s in (*streams.values(), table):
         s.close()
     # Maria's phone was never asked, and no phone or screen but Johnny's saw a face.
-    assert not [m for m in streams["Maria"].received
-                if m.event == "dice" and m.data["kind"] == "whose_die"]
+    assert not [
+        m for m in streams["Maria"].received if m.event == "dice" and m.data["kind"] == "whose_die"
+    ]
     for name, s in (*streams.items(), ("table", table)):
         for m in s.received:
             if m.event == "dice" and name != "Johnny":

@@ -54,12 +54,15 @@ def test_a_lone_surrogate_in_a_name_is_refused_and_nothing_is_stored(server):
     assert server.client().get("/").status == 200
 
 
-def test_a_game_an_older_companion_let_in_does_not_break_the_home_page(tmp_path,
-                                                                       server_factory):
+def test_a_game_an_older_companion_let_in_does_not_break_the_home_page(tmp_path, server_factory):
     data = tmp_path / "data"
     storage = Storage(data)
-    storage.create_game("bad001", "2026-01-01T00:00:00.000+00:00",
-                        {"type": "setup", "players": ["\ud800", "b", "c"]}, "host")
+    storage.create_game(
+        "bad001",
+        "2026-01-01T00:00:00.000+00:00",
+        {"type": "setup", "players": ["\ud800", "b", "c"]},
+        "host",
+    )
     storage.close()
     server = server_factory(data)
     game = server.create_game()
@@ -67,7 +70,10 @@ def test_a_game_an_older_companion_let_in_does_not_break_the_home_page(tmp_path,
     assert home.status == 200 and game.id in home.text and "bad001" not in home.text
     listed = subprocess.run(
         [sys.executable, "-m", "companion", "games", "--data", str(data)],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert listed.returncode == 0, listed.stderr
     assert "Traceback" not in listed.stderr
@@ -113,8 +119,9 @@ def test_a_join_code_works_once_and_a_new_code_moves_the_seat(server):
     host = {"X-Host-Key": r.data["host_key"]}
     code = link.rsplit("/", 1)[1]
     # The code alone is no credential: it only trades for a session, once.
-    assert server.client().get(f"/api/games/{gid}?as=player",
-                               {"X-Player-Token": code}).status == 401
+    assert (
+        server.client().get(f"/api/games/{gid}?as=player", {"X-Player-Token": code}).status == 401
+    )
     first = server.sit(gid, link)
     again = server.client().post(f"/api/games/{gid}/join", {"code": code})
     assert again.status == 403 and "already used" in again.data["reason"]
@@ -125,23 +132,30 @@ def test_a_join_code_works_once_and_a_new_code_moves_the_seat(server):
     table = server.stream(_keys(gid, r.data), None)
     old = server.stream(_keys(gid, r.data, Maria=first), "Maria")
     old.next()  # its view
-    r2 = c.post(f"/api/games/{gid}/seats/code", {"player": "Maria"}, r.data["csrf"],
-                headers=host)
+    r2 = c.post(f"/api/games/{gid}/seats/code", {"player": "Maria"}, r.data["csrf"], headers=host)
     assert r2.status == 200
     new_link = next(s["join"] for s in r2.data["seats"] if s["name"] == "Maria")
     assert new_link != link
     # Until it is claimed, Maria's phone keeps her seat.
-    assert server.client().get(f"/api/games/{gid}?as=player",
-                               {"X-Player-Token": first.token}).status == 200
+    assert (
+        server.client().get(f"/api/games/{gid}?as=player", {"X-Player-Token": first.token}).status
+        == 200
+    )
     second = server.sit(gid, new_link)
     assert second.token != first.token
     revoked = old.wait_for(lambda m: m.event == "revoked")
     assert "another phone" in revoked.data["text"]
     assert "dice" not in revoked.raw
-    assert server.client().get(f"/api/games/{gid}?as=player",
-                               {"X-Player-Token": first.token}).status == 401
-    assert server.client().get(f"/api/games/{gid}?as=player",
-                               {"X-Player-Token": second.token}).data["viewer"] == "Maria"
+    assert (
+        server.client().get(f"/api/games/{gid}?as=player", {"X-Player-Token": first.token}).status
+        == 401
+    )
+    assert (
+        server.client()
+        .get(f"/api/games/{gid}?as=player", {"X-Player-Token": second.token})
+        .data["viewer"]
+        == "Maria"
+    )
     notice = table.wait_for(lambda m: m.event == "notice" and "another phone" in m.data["text"])
     assert notice.data == {"text": "Maria's seat moved to another phone."}
     old.close()
@@ -152,8 +166,9 @@ def test_a_seats_cookie_lasts_a_game_night_not_a_month(server):
     c = server.client()
     csrf = c.get("/api/csrf").data["csrf"]
     r = c.post("/api/games", {"players": PLAYERS}, csrf)
-    reply = server.client().post(f"/api/games/{r.data['game_id']}/join",
-                                 {"code": r.data["seats"]["Maria"].rsplit("/", 1)[1]})
+    reply = server.client().post(
+        f"/api/games/{r.data['game_id']}/join", {"code": r.data["seats"]["Maria"].rsplit("/", 1)[1]}
+    )
     cookie = reply.headers["Set-Cookie"]
     max_age = int(cookie.split("Max-Age=", 1)[1].split(";", 1)[0])
     assert max_age <= 24 * 3600 and "HttpOnly" in cookie and "SameSite=Strict" in cookie
@@ -192,15 +207,17 @@ def test_only_the_owner_starts_games(tmp_path, server_factory):
     assert len(server.service.games()) == 2
 
 
-@pytest.mark.parametrize("host", ["attacker.example", "attacker.example:8000", "",
-                                  "localhost.attacker.example"])
+@pytest.mark.parametrize(
+    "host", ["attacker.example", "attacker.example:8000", "", "localhost.attacker.example"]
+)
 def test_a_host_header_naming_another_site_is_refused(server, host):
     """A DNS-rebinding page reaches the companion under its own name."""
     headers = {"Host": host} if host else {}
     status, body = raw_request(server, "GET", "/", headers=headers)
     assert status == 400 and b"bad_host" in body
-    status, _ = raw_request(server, "POST", "/api/games", b"{}",
-                            {**headers, "Content-Type": "application/json"})
+    status, _ = raw_request(
+        server, "POST", "/api/games", b"{}", {**headers, "Content-Type": "application/json"}
+    )
     assert status == 400
     assert server.service.games() == []
 
@@ -226,7 +243,8 @@ def test_a_five_megabyte_name_is_refused_before_it_is_read(server):
         sock.sendall(
             f"POST /api/games HTTP/1.1\r\nHost: {url.netloc}\r\nContent-Type: "
             f"application/json\r\nContent-Length: {len(body)}\r\nX-CSRF-Token: {csrf}\r\n"
-            f"Cookie: {cookie}\r\n\r\n".encode())
+            f"Cookie: {cookie}\r\n\r\n".encode()
+        )
         chunks = []
         while chunk := sock.recv(65536):  # the server closes the connection after its reply
             chunks.append(chunk)
@@ -242,12 +260,20 @@ def test_deeply_nested_json_is_a_400_on_every_post(server):
     game = server.create_game()
     nested = ("[" * 20000 + "]" * 20000).encode()
     seat = game.seats["Maria"]
-    for path in ["/api/games", f"/api/games/{game.id}/actions", f"/api/games/{game.id}/undo",
-                 f"/api/games/{game.id}/corrections", f"/api/games/{game.id}/status",
-                 f"/api/games/{game.id}/join", f"/api/games/{game.id}/seats/code",
-                 f"/api/games/{game.id}/dice/whose"]:
-        for csrf, headers in [(seat.csrf, {"X-Player-Token": seat.token}),
-                              (game.host_csrf, {"X-Host-Key": game.host_key})]:
+    for path in [
+        "/api/games",
+        f"/api/games/{game.id}/actions",
+        f"/api/games/{game.id}/undo",
+        f"/api/games/{game.id}/corrections",
+        f"/api/games/{game.id}/status",
+        f"/api/games/{game.id}/join",
+        f"/api/games/{game.id}/seats/code",
+        f"/api/games/{game.id}/dice/whose",
+    ]:
+        for csrf, headers in [
+            (seat.csrf, {"X-Player-Token": seat.token}),
+            (game.host_csrf, {"X-Host-Key": game.host_key}),
+        ]:
             r = server.client().post(path, None, csrf, raw=nested, headers=headers)
             assert 400 <= r.status < 500, (path, r.status, r.text)
     assert server.service.game(game.id).seq == 0
@@ -264,13 +290,16 @@ def test_a_pairing_owner_that_is_not_text_is_a_400(tmp_path, server_factory):
 # --- 7. names and colours --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("players, why", [
-    (["Maria\u202e", "b", "c"], "invisible"),
-    (["Ma\x00ria", "b", "c"], "control"),
-    (["Ma\nria", "b", "c"], "control"),
-    ([{"name": "A", "colour": "red"}, {"name": "B", "colour": "red"}, "C"], "colour red"),
-    ([{"name": "A", "colour": "javascript:alert(1)"}, "B", "C"], "colour must be one of"),
-])
+@pytest.mark.parametrize(
+    "players, why",
+    [
+        (["Maria\u202e", "b", "c"], "invisible"),
+        (["Ma\x00ria", "b", "c"], "control"),
+        (["Ma\nria", "b", "c"], "control"),
+        ([{"name": "A", "colour": "red"}, {"name": "B", "colour": "red"}, "C"], "colour red"),
+        ([{"name": "A", "colour": "javascript:alert(1)"}, "B", "C"], "colour must be one of"),
+    ],
+)
 def test_names_and_colours_that_break_the_table_are_refused(server, players, why):
     r = create(server, {"players": players})
     assert r.status == 400 and why in r.data["reason"], r.text
@@ -298,8 +327,7 @@ def test_every_reply_forbids_framing_and_foreign_scripts(server, path):
 
 def test_a_players_replies_are_not_cached(server):
     game = server.create_game()
-    r = server.client().get(f"/api/games/{game.id}",
-                            {"X-Player-Token": game.seats["Maria"].token})
+    r = server.client().get(f"/api/games/{game.id}", {"X-Player-Token": game.seats["Maria"].token})
     assert r.headers["Cache-Control"] == "no-store"
 
 
@@ -310,9 +338,23 @@ def _keys(game_id, created, **seats):
 
 def test_the_owner_link_printed_by_serve_works(tmp_path):
     proc = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--data", str(tmp_path), "--no-qr"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--data",
+            str(tmp_path),
+            "--no-qr",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     try:
         owner = None

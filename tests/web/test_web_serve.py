@@ -21,9 +21,22 @@ SERVE = (
 
 def test_serve_prints_the_address_and_a_qr_code_then_serves(tmp_path):
     proc = subprocess.Popen(
-        [sys.executable, "-c", SERVE, "serve", "--host", "127.0.0.1", "--port", "0",
-         "--data", str(tmp_path)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-c",
+            SERVE,
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--data",
+            str(tmp_path),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     lines: list[str] = []
     try:
@@ -51,6 +64,9 @@ def test_serve_prints_the_address_and_a_qr_code_then_serves(tmp_path):
 def test_serve_refuses_too_few_threads(tmp_path):
     r = subprocess.run(
         [sys.executable, "-c", SERVE, "serve", "--threads", "4", "--data", str(tmp_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert r.returncode == 2 and "at least 60" in r.stderr

@@ -8,9 +8,26 @@ import sys
 
 def test_a_camera_that_cannot_be_opened_is_a_clear_error(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "companion", "serve", "--port", "0", "--host", "127.0.0.1",
-         "--data", str(tmp_path), "--no-qr", "--dice", "phone", "--camera", "/no/such=red"],
-        capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "serve",
+            "--port",
+            "0",
+            "--host",
+            "127.0.0.1",
+            "--data",
+            str(tmp_path),
+            "--no-qr",
+            "--dice",
+            "phone",
+            "--camera",
+            "/no/such=red",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 2
     assert "--camera /no/such=red: '/no/such' is not 'picam', a device number" in done.stderr
@@ -25,9 +42,23 @@ def test_serve_names_every_dice_source_for_the_registry():
 
     parser = argparse.ArgumentParser()
     add_serve_parser(parser.add_subparsers())
-    args = parser.parse_args(["serve", "--dice", "phone", "--camera", "0=red", "--camera",
-                              "picam", "--die-port", "auto", "--die-ble", "C8:FD:19:00:00:07",
-                              "--die-ble", "auto"])
+    args = parser.parse_args(
+        [
+            "serve",
+            "--dice",
+            "phone",
+            "--camera",
+            "0=red",
+            "--camera",
+            "picam",
+            "--die-port",
+            "auto",
+            "--die-ble",
+            "C8:FD:19:00:00:07",
+            "--die-ble",
+            "auto",
+        ]
+    )
     assert [(flag, spec.kind, dict(spec.options)) for flag, spec in source_specs(args)] == [
         ("--camera 0=red", "camera", {"spec": "0", "owner": "red", "name": "cam0"}),
         ("--camera picam", "camera", {"spec": "picam", "owner": "table", "name": "cam1"}),

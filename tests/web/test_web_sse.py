@@ -32,8 +32,9 @@ def test_stream_opens_with_a_keepalive_then_the_full_view(server):
         assert stream.comments and stream.comments[0] - started < 1.0  # ': keepalive' at once
         assert first.event == "view" and first.id == 0
         assert first.data["viewer"] == "Maria"
-        assert first.data["view"] == normal(player_view(server.service.game(game.id).state,
-                                                        "Maria"))
+        assert first.data["view"] == normal(
+            player_view(server.service.game(game.id).state, "Maria")
+        )
         assert first.data["choices"] == [] and first.data["log"] == []
     finally:
         stream.close()
@@ -71,8 +72,9 @@ def test_reconnect_with_last_event_id_gets_the_full_view_and_marks_what_was_miss
         assert view.event == "view" and view.id == 4 and view.data["since"] == 1
         missed = {e["seq"]: e["missed"] for e in view.data["log"]}
         assert missed == {1: False, 2: True, 3: True, 4: True}
-        assert view.data["view"] == normal(player_view(server.service.game(game.id).state,
-                                                       "Claire"))
+        assert view.data["view"] == normal(
+            player_view(server.service.game(game.id).state, "Claire")
+        )
     finally:
         stream.close()
 
@@ -97,8 +99,7 @@ def test_unknown_game_or_missing_token_is_refused_before_streaming(server):
     assert server.client().get("/api/games/nope/events").status == 404
     r = server.client().get(f"/api/games/{game.id}/events?as=player")
     assert r.status == 401 and r.data["error"] == "unauthorised"
-    r = server.client().get(f"/api/games/{game.id}/events",
-                            {"Last-Event-ID": "yesterday"})
+    r = server.client().get(f"/api/games/{game.id}/events", {"Last-Event-ID": "yesterday"})
     assert r.status == 400
 
 

@@ -20,7 +20,7 @@ import pytest
 
 TV = [(1920, 1080), (1280, 720)]
 NAMES = ["Maria", "Johnny", "Constantinople Corleone", "Vincent", "Sonny", "Kay"]
-TEXT_MIN = 0.014    # a line of text: at least 1.4% of the screen's height (15 px at 1080)
+TEXT_MIN = 0.014  # a line of text: at least 1.4% of the screen's height (15 px at 1080)
 MARKER_MIN = 0.022  # a soldier marker: 2.2% (24 px at 1080, 16 px at 720)
 
 # Every card whose content lies outside it (the log clips its oldest lines on purpose), the
@@ -111,8 +111,17 @@ def test_the_table_screen_reads_across_the_room_at_1080p_and_720p(server, browse
     url = f"{server.url}/table/{game.id}"
     errors: list[str] = []
     try:
-        state = play_until(server, game.id, rng, lambda s: s.round >= 2 and s.phase.value ==
-                           "resolution" and s.turn != s.godfather and any(s.neighborhoods))
+        state = play_until(
+            server,
+            game.id,
+            rng,
+            lambda s: (
+                s.round >= 2
+                and s.phase.value == "resolution"
+                and s.turn != s.godfather
+                and any(s.neighborhoods)
+            ),
+        )
         assert not state.is_over and state.godfather is not None
         for size in TV:
             ctx, page = open_table(browser, url, size, errors)
@@ -152,9 +161,13 @@ def test_the_phone_board_map_fits_a_small_phone(server, browser, width):
     its names and markers keep a size a thumb can read."""
     game = server.create_game(NAMES[:5])
     play_until(server, game.id, random.Random(3), lambda s: s.round >= 2 and any(s.neighborhoods))
-    ctx = browser.new_context(viewport={"width": width, "height": 740}, device_scale_factor=2,
-                              is_mobile=True, has_touch=True,
-                              extra_http_headers={"X-Player-Token": game.seats["Maria"].token})
+    ctx = browser.new_context(
+        viewport={"width": width, "height": 740},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        extra_http_headers={"X-Player-Token": game.seats["Maria"].token},
+    )
     try:
         page = ctx.new_page()
         page.goto(f"{server.url}/play/{game.id}")

@@ -23,8 +23,12 @@ from pathlib import Path
 from companion.games.new_don import waiting_for
 
 FIVE = ["Maria", "Johnny", "Claire", "Vincent", "Sonny"]
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
-         "is_mobile": True, "has_touch": True}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
 SIMULTANEOUS = ("reveal_favor", "keep_vegas")
 
 # Every toast that is not good news is a refusal the player saw.
@@ -51,16 +55,24 @@ class Phones:
         self.errors: list[str] = []
         self.shots: set[str] = set()
         for name in FIVE:
-            ctx = browser.new_context(**PHONE, extra_http_headers={
-                "X-Player-Token": game.seats[name].token})
+            ctx = browser.new_context(
+                **PHONE, extra_http_headers={"X-Player-Token": game.seats[name].token}
+            )
             ctx.add_init_script(WATCH_REFUSALS)
             self.contexts.append(ctx)
             page = ctx.new_page()
             page.set_default_timeout(10_000)
             page.on("pageerror", lambda e: self.errors.append(str(e)))
-            page.on("response", lambda r, who=name: self.posts.append(
-                (who, r.url.rsplit("/", 2)[-2] + "/" + r.url.rsplit("/", 1)[-1], r.status))
-                if r.request.method == "POST" else None)
+            page.on(
+                "response",
+                lambda r, who=name: (
+                    self.posts.append(
+                        (who, r.url.rsplit("/", 2)[-2] + "/" + r.url.rsplit("/", 1)[-1], r.status)
+                    )
+                    if r.request.method == "POST"
+                    else None
+                ),
+            )
             page.goto(f"{server.url}/play/{game.id}")
             page.wait_for_function("() => document.body.dataset.seq !== undefined")
             self.pages[name] = page
@@ -98,8 +110,10 @@ class Phones:
         while not until():
             if time.monotonic() > deadline:
                 toasts = {n: p.evaluate("window.__refusals") for n, p in self.pages.items()}
-                raise AssertionError(f"{what}: nothing happened; last posts {self.posts[-8:]}, "
-                                     f"refusals shown {toasts}")
+                raise AssertionError(
+                    f"{what}: nothing happened; last posts {self.posts[-8:]}, "
+                    f"refusals shown {toasts}"
+                )
             time.sleep(0.02)
 
 
@@ -110,10 +124,15 @@ def type_rolls_at_once(phones, rolls, rng, typed):
     before = phones.rolls_applied()
     for name, w in rolls.items():
         page = phones.pages[name]
-        page.wait_for_function("ask => document.getElementById('dice-entry')?.dataset.ask === ask",
-                               arg=w.dice.ask)
-        plan[name] = {"faces": [rng.randint(1, 6) for _ in range(w.dice.count)], "tapped": 0,
-                      "held": None, "sent": False}
+        page.wait_for_function(
+            "ask => document.getElementById('dice-entry')?.dataset.ask === ask", arg=w.dice.ask
+        )
+        plan[name] = {
+            "faces": [rng.randint(1, 6) for _ in range(w.dice.count)],
+            "tapped": 0,
+            "held": None,
+            "sent": False,
+        }
     while any(not p["sent"] or p["held"] for p in plan.values()):
         for name in rng.sample(list(plan), len(plan)):
             p, page = plan[name], phones.pages[name]
@@ -125,7 +144,8 @@ def type_rolls_at_once(phones, rolls, rng, typed):
                 # arrived while it was held.
                 page.wait_for_function(
                     "n => document.getElementById('dice-entry').dataset.tapped === String(n)",
-                    arg=p["tapped"])
+                    arg=p["tapped"],
+                )
                 if p["tapped"] == 3 and len(plan) == len(FIVE):
                     phones.shot(page, "phone-typing.png")
             elif p["held"] == "send":
@@ -158,8 +178,12 @@ def choose_at_once(phones, names, rng):
         held.append(page)
     for page in held:
         page.mouse.up()
-    phones.settle(lambda: not any(w.player in names and w.does in SIMULTANEOUS
-                                  for w in waiting_for(phones.state)), "the choices")
+    phones.settle(
+        lambda: (
+            not any(w.player in names and w.does in SIMULTANEOUS for w in waiting_for(phones.state))
+        ),
+        "the choices",
+    )
 
 
 def choose(phones, name, rng):
@@ -168,7 +192,8 @@ def choose(phones, name, rng):
     page.wait_for_function("s => Number(document.body.dataset.seq) >= s", arg=phones.seq)
     page.wait_for_selector("#choices button.choice", state="attached")
     buttons = page.eval_on_selector_all(
-        "#choices button.choice", "els => els.map((e, i) => ({i, group: e.dataset.group}))")
+        "#choices button.choice", "els => els.map((e, i) => ({i, group: e.dataset.group}))"
+    )
     groups = {b["group"] for b in buttons}
     sets = [b for b in buttons if b["group"] in ("claim", "muscle_out")]
     if sets and rng.random() < 0.8:
@@ -185,8 +210,9 @@ def choose(phones, name, rng):
     phones.settle(lambda: phones.seq != seq, f"{name}'s {chosen['group']}")
 
 
-def test_five_phones_type_every_roll_at_once_through_a_whole_game(server_factory, browser,
-                                                                   tmp_path):
+def test_five_phones_type_every_roll_at_once_through_a_whole_game(
+    server_factory, browser, tmp_path
+):
     server = server_factory(tmp_path / "data", DICE="phone")
     game = server.create_game(FIVE)
     rng = random.Random(11)
@@ -209,10 +235,16 @@ def test_five_phones_type_every_roll_at_once_through_a_whole_game(server_factory
         # player; no phone ever showed a refusal.
         refused = [p for p in phones.posts if p[2] >= 400]
         assert not [p for p in refused if p[1].endswith("dice/roll")], refused
-        record = [json.loads(line) for line in server.service.export(game.id).splitlines()
-                  if line.startswith("{")]
-        rolled = [(a["player"], sorted(a.get("faces") or [a.get("face")])) for a in record
-                  if a["type"] in ("roll", "godfather_roll", "vegas_roll")]
+        record = [
+            json.loads(line)
+            for line in server.service.export(game.id).splitlines()
+            if line.startswith("{")
+        ]
+        rolled = [
+            (a["player"], sorted(a.get("faces") or [a.get("face")]))
+            for a in record
+            if a["type"] in ("roll", "godfather_roll", "vegas_roll")
+        ]
         assert sorted(rolled) == sorted(typed)
         for name in FIVE:
             assert [f for p, f in rolled if p == name] == [f for p, f in typed if p == name]

@@ -35,8 +35,18 @@ def registered():
 
 
 def event(rules, seq, before, action, after):
-    return Event("g1", seq, "action", f"player:{action.player}", action.to_dict(), before, after,
-                 rules, "active", action)
+    return Event(
+        "g1",
+        seq,
+        "action",
+        f"player:{action.player}",
+        action.to_dict(),
+        before,
+        after,
+        rules,
+        "active",
+        action,
+    )
 
 
 def viewers(rules, state):
@@ -70,8 +80,10 @@ def heard_by_mover(rules, state, attempt):
     raise AssertionError("it was refused a moment ago")
 
 
-@pytest.mark.parametrize("game_id", ["new-don", "high-die", "gangster-dice", "cash-n-guns",
-                                     "godfather-1971", "monopoly-godfather"])
+@pytest.mark.parametrize(
+    "game_id",
+    ["new-don", "high-die", "gangster-dice", "cash-n-guns", "godfather-1971", "monopoly-godfather"],
+)
 def test_no_payload_changes_when_the_secrets_a_viewer_may_not_see_change(game_id):
     rules = games.game(game_id)
     low, high = rules.players
@@ -80,8 +92,9 @@ def test_no_payload_changes_when_the_secrets_a_viewer_may_not_see_change(game_id
         rng = random.Random(seed)
         players = rng.randint(low, high)
         log: list[views.LogEntry] = []
-        for seq, (before, action, after) in enumerate(play(random.Random(seed), players,
-                                                           None, game_id), 1):
+        for seq, (before, action, after) in enumerate(
+            play(random.Random(seed), players, None, game_id), 1
+        ):
             log.append(views.LogEntry(seq, "action", "", {}, before, action, after))
             viewer = rng.choice(viewers(rules, after))
             if viewer == action.player:
@@ -90,22 +103,30 @@ def test_no_payload_changes_when_the_secrets_a_viewer_may_not_see_change(game_id
             s_after = rules.scramble(after, viewer, rng)
 
             # The picture: API replies, the view on (re)connect, the score at the end.
-            assert (views.picture(rules, after, seq, "active", viewer)
-                    == views.picture(rules, s_after, seq, "active", viewer)), (seq, viewer)
+            assert views.picture(rules, after, seq, "active", viewer) == views.picture(
+                rules, s_after, seq, "active", viewer
+            ), (seq, viewer)
             # The update: narration, the action as the viewer may see it, the picture.
-            assert (views.update(event(rules, seq, before, action, after), viewer)
-                    == views.update(event(rules, seq, s_before, action, s_after), viewer))
+            assert views.update(event(rules, seq, before, action, after), viewer) == views.update(
+                event(rules, seq, s_before, action, s_after), viewer
+            )
             # Dice prompts and progress that reach this viewer's stream.
-            for true_w, seen_w in zip(rules.waiting_for(after), rules.waiting_for(s_after),
-                                      strict=True):
+            for true_w, seen_w in zip(
+                rules.waiting_for(after), rules.waiting_for(s_after), strict=True
+            ):
                 if true_w.dice is None or true_w.player == viewer:
                     continue
-                wanted = [RollWanted(w.player, w.does, w.dice.count, w.dice.pools,
-                                     w.dice.prompt) for w in (true_w, seen_w)]
-                assert (views.dice_message(wanted[0], viewer)
-                        == views.dice_message(wanted[1], viewer))
-                counted = [DieCounted(true_w.player, DieRef("sim", "d1"), face, 1,
-                                      true_w.dice.count) for face in (1, 6)]
+                wanted = [
+                    RollWanted(w.player, w.does, w.dice.count, w.dice.pools, w.dice.prompt)
+                    for w in (true_w, seen_w)
+                ]
+                assert views.dice_message(wanted[0], viewer) == views.dice_message(
+                    wanted[1], viewer
+                )
+                counted = [
+                    DieCounted(true_w.player, DieRef("sim", "d1"), face, 1, true_w.dice.count)
+                    for face in (1, 6)
+                ]
                 assert views.dice_message(counted[0], viewer) is None
                 assert views.dice_message(counted[1], viewer) is None
             # A refusal of someone else's move tells this viewer the rule and the game's
@@ -119,8 +140,14 @@ def test_no_payload_changes_when_the_secrets_a_viewer_may_not_see_change(game_id
                     assert private == public or heard[0] != private
             steps += 1
         # The log and the host's list of moves are the table's view of every move.
-        scrambled_log = [replace(e, before=rules.scramble(e.before, None, rng),
-                                 after=rules.scramble(e.after, None, rng)) for e in log]
+        scrambled_log = [
+            replace(
+                e,
+                before=rules.scramble(e.before, None, rng),
+                after=rules.scramble(e.after, None, rng),
+            )
+            for e in log
+        ]
         assert views.log_json(rules, log, None) == views.log_json(rules, scrambled_log, None)
         assert views.moves(rules, log) == views.moves(rules, scrambled_log)
     assert steps > 50 * GAMES_EACH // (4 if game_id == "high-die" else 1)

@@ -56,18 +56,25 @@ def as_table() -> str:
     table = store().table_of(token)
     if table is None:
         if store().is_admin(token):
-            raise ApiError(403, "forbidden", "events come from a table's own token, not the "
-                           "admin key")
-        raise ApiError(401, "unauthorised", "this is not a token of any table here: ask the "
-                       "club's admin for the table's token")
+            raise ApiError(
+                403, "forbidden", "events come from a table's own token, not the admin key"
+            )
+        raise ApiError(
+            401,
+            "unauthorised",
+            "this is not a token of any table here: ask the club's admin for the table's token",
+        )
     return table
 
 
 def as_admin() -> None:
     token = _bearer()
     if token is None or not store().is_admin(token):
-        raise ApiError(401 if token is None else 403, "not_admin",
-                       "this needs the club's admin key: Authorization: Bearer KEY")
+        raise ApiError(
+            401 if token is None else 403,
+            "not_admin",
+            "this needs the club's admin key: Authorization: Bearer KEY",
+        )
 
 
 def as_reader() -> tuple[str, str]:
@@ -116,8 +123,14 @@ def backup_games() -> Any:
 def backup_log(game_id: str) -> Any:
     table, reader = as_reader()
     status, events = store().backup_log(table, game_id, reader)
-    return jsonify({"table": table, "game_id": game_id, "status": status,
-                    "events": [event_to_wire(e) for e in events]})
+    return jsonify(
+        {
+            "table": table,
+            "game_id": game_id,
+            "status": status,
+            "events": [event_to_wire(e) for e in events],
+        }
+    )
 
 
 # --- the admin's -----------------------------------------------------------------------------
@@ -126,11 +139,20 @@ def backup_log(game_id: str) -> Any:
 @api.get(TABLES)
 def tables() -> Any:
     as_admin()
-    return jsonify({"tables": [
-        {"name": t.name, "created_at": t.created_at.isoformat(),
-         "last_seen": t.last_seen.isoformat() if t.last_seen else None,
-         "games": t.games, "events": t.events}
-        for t in store().tables()]})
+    return jsonify(
+        {
+            "tables": [
+                {
+                    "name": t.name,
+                    "created_at": t.created_at.isoformat(),
+                    "last_seen": t.last_seen.isoformat() if t.last_seen else None,
+                    "games": t.games,
+                    "events": t.events,
+                }
+                for t in store().tables()
+            ]
+        }
+    )
 
 
 @api.post(TABLES)
@@ -152,11 +174,23 @@ def new_token(name: str) -> Any:
 
 def public(row: GameRow) -> dict[str, Any]:
     """A game as anyone may see it: its public summary and where it is, nothing else."""
-    return {"table": row.table, "game_id": row.game_id, "game": row.game, "seq": row.seq,
-            "status": row.status, "started_at": row.started_at, "ended_at": row.ended_at,
-            "players": row.players, "progress": row.progress, "waiting": row.waiting,
-            "view": row.view, "over": row.over, "can_go_on": row.can_go_on,
-            "scores": row.scores, "problem": row.problem}
+    return {
+        "table": row.table,
+        "game_id": row.game_id,
+        "game": row.game,
+        "seq": row.seq,
+        "status": row.status,
+        "started_at": row.started_at,
+        "ended_at": row.ended_at,
+        "players": row.players,
+        "progress": row.progress,
+        "waiting": row.waiting,
+        "view": row.view,
+        "over": row.over,
+        "can_go_on": row.can_go_on,
+        "scores": row.scores,
+        "problem": row.problem,
+    }
 
 
 @api.get("/api/club/live")
@@ -171,7 +205,20 @@ def finished() -> Any:
 
 @api.get("/api/club/league/<game>")
 def league(game: str) -> Any:
-    return jsonify({"game": game, "standings": [
-        {"player": s.player, "plays": s.plays, "wins": s.wins, "points": s.points,
-         "rating": round(s.rating, 2), "mu": round(s.mu, 2), "sigma": round(s.sigma, 2)}
-        for s in standings(store().league_games(game))]})
+    return jsonify(
+        {
+            "game": game,
+            "standings": [
+                {
+                    "player": s.player,
+                    "plays": s.plays,
+                    "wins": s.wins,
+                    "points": s.points,
+                    "rating": round(s.rating, 2),
+                    "mu": round(s.mu, 2),
+                    "sigma": round(s.sigma, 2),
+                }
+                for s in standings(store().league_games(game))
+            ],
+        }
+    )

@@ -39,8 +39,9 @@ def create_club_app(store: ClubStore, config: dict[str, Any] | None = None) -> F
     ``REFRESH`` (seconds between reloads of the live pages), ``ALLOWED_HOSTS`` (names besides
     this machine's own that the ``Host`` header may carry)."""
     app = Flask(__name__, template_folder="templates")
-    app.config.update(CLUB_NAME="The club", REFRESH=5, MAX_CONTENT_LENGTH=MAX_PUSH_BYTES,
-                      MAX_STREAMS=0)
+    app.config.update(
+        CLUB_NAME="The club", REFRESH=5, MAX_CONTENT_LENGTH=MAX_PUSH_BYTES, MAX_STREAMS=0
+    )
     app.config.update(config or {})
     app.config["ALLOWED_HOSTS"] = allowed_host_names(app.config.get("ALLOWED_HOSTS") or ())
     app.json.sort_keys = False  # type: ignore[attr-defined]  # replies in the order written

@@ -37,9 +37,14 @@ def game_name(game_id: str) -> str:
 
 
 def render(template: str, **context: Any) -> str:
-    return render_template(template, club=current_app.config["CLUB_NAME"],
-                           refresh=current_app.config["REFRESH"], game_name=game_name,
-                           leagues=[(g.id, g.name) for g in games()], **context)
+    return render_template(
+        template,
+        club=current_app.config["CLUB_NAME"],
+        refresh=current_app.config["REFRESH"],
+        game_name=game_name,
+        leagues=[(g.id, g.name) for g in games()],
+        **context,
+    )
 
 
 @pages.get("/")
@@ -82,9 +87,17 @@ def bgstats(game: str) -> Response:
     """Every finished game of ``game`` as BG Stats plays (its import format for other apps,
     one object per play; each page row links to BG Stats with one of them)."""
     plays = [bgstats_play(row, game_name(game)) for row in store().league_games(game)]
-    body = json.dumps({"about": "Plays for Board Game Stats (BG Stats), one per finished game "
-                       "of the club's league: each object is the JSON BG Stats imports from "
-                       "another app's link (app.bgstatsapp.com/createPlay.html?data=...).",
-                       "plays": plays}, indent=1)
-    return Response(body, mimetype="application/json", headers={
-        "Content-Disposition": f'attachment; filename="{game}-plays-bgstats.json"'})
+    body = json.dumps(
+        {
+            "about": "Plays for Board Game Stats (BG Stats), one per finished game "
+            "of the club's league: each object is the JSON BG Stats imports from "
+            "another app's link (app.bgstatsapp.com/createPlay.html?data=...).",
+            "plays": plays,
+        },
+        indent=1,
+    )
+    return Response(
+        body,
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{game}-plays-bgstats.json"'},
+    )

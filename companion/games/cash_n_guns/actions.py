@@ -159,8 +159,14 @@ ACTION_TYPES: dict[str, type[Action]] = {
     for cls in (Flip, Load, Aim, ConfirmAim, Privilege, CourageChoice, Take, TakeToken, Discard)
 }
 _FIELDS: dict[str, set[str]] = {
-    "flip": {"cards"}, "load": {"card"}, "aim": {"target", "by"}, "confirm_aim": set(),
-    "privilege": {"order"}, "courage": {"choice"}, "take": {"card"}, "take_token": set(),
+    "flip": {"cards"},
+    "load": {"card"},
+    "aim": {"target", "by"},
+    "confirm_aim": set(),
+    "privilege": {"order"},
+    "courage": {"choice"},
+    "take": {"card"},
+    "take_token": set(),
     "discard": {"card"},
 }
 
@@ -172,20 +178,26 @@ def action_from_dict(data: Any) -> Action:
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in ACTION_TYPES:
         raise MalformedAction(
-            f"unknown action type {kind!r}; known: {', '.join(sorted(ACTION_TYPES))}")
+            f"unknown action type {kind!r}; known: {', '.join(sorted(ACTION_TYPES))}"
+        )
     cls = ACTION_TYPES[kind]
     unknown = set(data) - _FIELDS[cls.TYPE] - {"type", "player"}
     if unknown:
         takes = ", ".join(sorted(_FIELDS[cls.TYPE] | {"player"}))
-        raise MalformedAction(f"{kind} does not take {', '.join(sorted(unknown))}; "
-                              f"it takes: {takes}")
+        raise MalformedAction(
+            f"{kind} does not take {', '.join(sorted(unknown))}; it takes: {takes}"
+        )
     player = _name(kind, "player", data.get("player"))
     if cls is Flip:
         cards = data.get("cards")
-        if (not isinstance(cards, list) or not cards
-                or not all(isinstance(c, str) and c for c in cards)):
-            raise MalformedAction('flip needs cards: a list of Loot card ids, '
-                                  'e.g. ["bill-5000", "painting"]')
+        if (
+            not isinstance(cards, list)
+            or not cards
+            or not all(isinstance(c, str) and c for c in cards)
+        ):
+            raise MalformedAction(
+                'flip needs cards: a list of Loot card ids, e.g. ["bill-5000", "painting"]'
+            )
         return Flip(player, tuple(cards))
     if cls is Load or cls is Discard:
         return cls(player, _enum(kind, "card", data, Bullet))
@@ -193,12 +205,16 @@ def action_from_dict(data: Any) -> Action:
         if "target" not in data:
             raise MalformedAction("aim needs target: a player's name, or null for nobody")
         target = data["target"]
-        return Aim(player, None if target is None else _name(kind, "target", target),
-                   _enum(kind, "by", data, AimedBy) if "by" in data else AimedBy.SELF)
+        return Aim(
+            player,
+            None if target is None else _name(kind, "target", target),
+            _enum(kind, "by", data, AimedBy) if "by" in data else AimedBy.SELF,
+        )
     if cls is Privilege:
         if "order" not in data:
-            raise MalformedAction("privilege needs order: a player's name, or null to let "
-                                  "every aim stand")
+            raise MalformedAction(
+                "privilege needs order: a player's name, or null to let every aim stand"
+            )
         order = data["order"]
         return Privilege(player, None if order is None else _name(kind, "order", order))
     if cls is CourageChoice:
@@ -206,7 +222,7 @@ def action_from_dict(data: Any) -> Action:
     if cls is Take:
         card = data.get("card")
         if not isinstance(card, str) or not card:
-            raise MalformedAction("take needs card: a Loot card's id, e.g. \"bill-20000\"")
+            raise MalformedAction('take needs card: a Loot card\'s id, e.g. "bill-20000"')
         return Take(player, card)
     return cls(player)
 
@@ -222,8 +238,9 @@ def _enum(kind: str, key: str, data: dict[str, Any], enum: type[E]) -> E:
     for member in enum:
         if member.value == value:
             return member
-    raise MalformedAction(f"{kind}: {key} must be one of "
-                          f"{', '.join(e.value for e in enum)}, not {value!r}")
+    raise MalformedAction(
+        f"{kind}: {key} must be one of {', '.join(e.value for e in enum)}, not {value!r}"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,8 +256,11 @@ class Setup:
     box: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "setup", "game": GAME_ID,
-                               "players": [s.to_json() for s in self.seats]}
+        out: dict[str, Any] = {
+            "type": "setup",
+            "game": GAME_ID,
+            "players": [s.to_json() for s in self.seats],
+        }
         if self.godfather is not None:
             out["godfather"] = self.godfather
         if self.box is not None:
@@ -269,5 +289,5 @@ class Setup:
                 raise MalformedAction(f"godfather {godfather!r} is not one of the players")
         box = data.get("box")
         if box is not None and (not isinstance(box, str) or not box):
-            raise MalformedAction("box must be the name of a box file, e.g. \"my-deck.toml\"")
+            raise MalformedAction('box must be the name of a box file, e.g. "my-deck.toml"')
         return cls(seats, options_from_dict(HouseRules, data.get("options")), godfather, box)

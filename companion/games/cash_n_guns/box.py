@@ -58,8 +58,11 @@ class LootCard:
     def label(self) -> str:
         if self.kind.valued:
             return f"{dollars(self.value)} {self.kind.value}"
-        return {LootKind.PAINTING: "painting", LootKind.FIRST_AID_KIT: "First aid kit",
-                LootKind.CLIP: "Clip"}[self.kind]
+        return {
+            LootKind.PAINTING: "painting",
+            LootKind.FIRST_AID_KIT: "First aid kit",
+            LootKind.CLIP: "Clip",
+        }[self.kind]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +113,11 @@ class Box:
 
     def placeholders(self) -> list[str]:
         """Every fact that is a stand-in, with what to check."""
-        return [f"{f.name}: {f.note}" if f.note else f.name
-                for f in self.facts if f.source is Source.PLACEHOLDER]
+        return [
+            f"{f.name}: {f.note}" if f.note else f.name
+            for f in self.facts
+            if f.source is Source.PLACEHOLDER
+        ]
 
     def to_json(self) -> dict[str, Any]:
         """The box as the pages show it (public: it is printed on the cards)."""
@@ -124,9 +130,12 @@ class Box:
             "deadly_wounds": self.deadly_wounds,
             "diamond_bonus": self.diamond_bonus,
             "painting_values": list(self.painting_values),
-            "loot": [{"card": c.id, "kind": c.kind.value, "value": c.value, "label": c.label,
-                      "count": n} for c, n in self.loot],
+            "loot": [
+                {"card": c.id, "kind": c.kind.value, "value": c.value, "label": c.label, "count": n}
+                for c, n in self.loot
+            ],
             "placeholder_facts": len(self.placeholders()),
-            "sources": [{"fact": f.name, "source": f.source.value, "note": f.note}
-                        for f in self.facts],
+            "sources": [
+                {"fact": f.name, "source": f.source.value, "note": f.note} for f in self.facts
+            ],
         }

@@ -19,8 +19,7 @@ def load(state: State, seat: int, action: Load) -> State:
     require_phase(state, BULLET, "choosing a Bullet card", Phase.BULLETS)
     p = state.players[seat]
     if p.loaded is not None:
-        raise RuleViolation(BULLET, f"{p.name} has already put a Bullet card face-down "
-                            "this turn")
+        raise RuleViolation(BULLET, f"{p.name} has already put a Bullet card face-down this turn")
     if not p.holds(action.card):
         raise RuleViolation(
             BULLET,

@@ -33,13 +33,17 @@ DOING = {
 def require_phase(state: State, rule: str, what: str, *phases: Phase) -> None:
     """Refuse ``what`` unless the game is in one of ``phases``: it belongs to step ``rule``."""
     if state.phase not in phases:
-        raise RuleViolation(rule, f"{what} belongs to {rule.removeprefix('Game turn, ')}; "
-                            f"now {DOING[state.phase]}")
+        raise RuleViolation(
+            rule, f"{what} belongs to {rule.removeprefix('Game turn, ')}; now {DOING[state.phase]}"
+        )
 
 
 def require_alive(state: State, seat: int, rule: str) -> None:
     """Refuse a move by or against a dead player: "A player who has a total of 3 or more
     wounds dies and is taken out of the game" (6.)."""
     if state.players[seat].dead:
-        raise RuleViolation(rule, f"{state.name(seat)} has {state.players[seat].wounds} "
-                            "wounds: dead and taken out of the game")
+        raise RuleViolation(
+            rule,
+            f"{state.name(seat)} has {state.players[seat].wounds} "
+            "wounds: dead and taken out of the game",
+        )

@@ -61,16 +61,25 @@ def card_effects(state: State) -> State:
         result = outcome(state, s)
         fired = result is Outcome.FIRED
         target = p.gun.target if p.gun is not None else None
-        shots.append(Shot(s, p.courage is Courage.BANZAI, target, result,
-                          p.loaded if fired else None))
+        shots.append(
+            Shot(s, p.courage is Courage.BANZAI, target, result, p.loaded if fired else None)
+        )
         discards.append(Discarded(s, p.loaded, face_up=fired))
         if fired and p.loaded is Bullet.BANG and target is not None:
             hits[target] += 1
     for s in living:
         p = state.players[s]
         wounds = p.wounds + hits[s]
-        state = state.with_player(s, replace(
-            p, loaded=None, wounds=wounds, dead=wounds >= state.box.deadly_wounds,
-            down=p.courage is Courage.LIE_DOWN or hits[s] > 0))
-    return replace(state, shots=tuple(shots), shots_turn=state.turn,
-                   discard=state.discard + tuple(discards))
+        state = state.with_player(
+            s,
+            replace(
+                p,
+                loaded=None,
+                wounds=wounds,
+                dead=wounds >= state.box.deadly_wounds,
+                down=p.courage is Courage.LIE_DOWN or hits[s] > 0,
+            ),
+        )
+    return replace(
+        state, shots=tuple(shots), shots_turn=state.turn, discard=state.discard + tuple(discards)
+    )

@@ -45,12 +45,16 @@ def _label(state: State, seat: int, action: Action) -> tuple[str, str, dict[str,
         left = state.deck[state.box.cards.index(card)]
         return "flip", f"Flip a {card.label} ({left} in the deck)", {"card": card.id}
     if isinstance(action, Load):
-        return ("load", f"Load a {action.card.label} ({p.holds(action.card)} in hand)",
-                {"card": action.card.value})
+        return (
+            "load",
+            f"Load a {action.card.label} ({p.holds(action.card)} in hand)",
+            {"card": action.card.value},
+        )
     if isinstance(action, Aim):
         change = state.phase is Phase.CHANGE_TARGET
         words = ("Aim at " if not change else "Change target to ") + (
-            action.target or "nobody (too slow)")
+            action.target or "nobody (too slow)"
+        )
         return "aim", words, {"target": action.target}
     if isinstance(action, ConfirmAim):
         gun = p.gun
@@ -62,22 +66,30 @@ def _label(state: State, seat: int, action: Action) -> tuple[str, str, dict[str,
             return "privilege", "Let every aim stand", {"order": None}
         gun = state.players[state.seat(action.order)].gun
         assert gun is not None and gun.target is not None
-        return ("privilege", f"Order {action.order} to change target (now on "
-                f"{state.name(gun.target)})", {"order": action.order})
+        return (
+            "privilege",
+            f"Order {action.order} to change target (now on {state.name(gun.target)})",
+            {"order": action.order},
+        )
     if isinstance(action, CourageChoice):
         if action.choice is Courage.LIE_DOWN:
             return "courage", "Lie down (safe, no loot)", {"choice": action.choice.value}
-        return "courage", "Banzai! (stand: risk a wound, share the loot)", {
-            "choice": action.choice.value}
+        return (
+            "courage",
+            "Banzai! (stand: risk a wound, share the loot)",
+            {"choice": action.choice.value},
+        )
     if isinstance(action, Take):
         return "take", _take_label(state, seat, action.card), {"card": action.card}
     if isinstance(action, TakeToken):
-        return "take", "Flip the New Godfather token (the Godfather next turn)", {
-            "card": "token"}
+        return "take", "Flip the New Godfather token (the Godfather next turn)", {"card": "token"}
     if isinstance(action, Discard):
         left = (p.bangs - 1) if action.card.value == "bang" else p.clicks
-        return ("discard", f"Discard a {action.card.label} ({left} other in hand)",
-                {"card": action.card.value})
+        return (
+            "discard",
+            f"Discard a {action.card.label} ({left} other in hand)",
+            {"card": action.card.value},
+        )
     return action.TYPE, action.TYPE, {}
 
 
@@ -87,11 +99,16 @@ def _take_label(state: State, seat: int, card_id: str) -> str:
     p = state.players[seat]
     if card.kind is LootKind.PAINTING:
         have = sum(1 for c in p.loot if c == card.id)
-        return (f"Take a painting (a collection of {have + 1}: "
-                f"{dollars(state.box.collection_value(have + 1))})")
+        return (
+            f"Take a painting (a collection of {have + 1}: "
+            f"{dollars(state.box.collection_value(have + 1))})"
+        )
     if card.kind is LootKind.FIRST_AID_KIT:
-        return ("Take the First aid kit (heals your " + f"{p.wounds} wounds)" if p.wounds
-                else "Take the First aid kit (no wounds: no effect)")
+        return (
+            "Take the First aid kit (heals your " + f"{p.wounds} wounds)"
+            if p.wounds
+            else "Take the First aid kit (no wounds: no effect)"
+        )
     if card.kind is LootKind.CLIP:
         return "Take the Clip (a Bang! from the discard pile, then discard a card)"
     return f"Take a {card.label}"

@@ -87,9 +87,7 @@ class CashNGuns:
     def table_may_enter(self, action: Action) -> bool:
         # The table sees the loot flipped and where each foam gun points; a phone confirms
         # its own gun. Bullets and courage stay the player's own secret choices.
-        return isinstance(action, Flip) or (
-            isinstance(action, Aim) and action.by is AimedBy.TABLE
-        )
+        return isinstance(action, Flip) or (isinstance(action, Aim) and action.by is AimedBy.TABLE)
 
     def player_may_undo(self, action: Action) -> bool:
         return isinstance(action, PLAYER_UNDOABLE)
@@ -106,8 +104,7 @@ class CashNGuns:
     def action_view(self, before: State, action: Action, viewer: str | None) -> dict[str, Any]:
         return action_view(before, action, viewer)
 
-    def narrate(self, before: State, action: Action, after: State,
-                viewer: str | None) -> list[str]:
+    def narrate(self, before: State, action: Action, after: State, viewer: str | None) -> list[str]:
         return narrate(before, action, after, viewer)
 
     def choices(self, state: State, viewer: str) -> list[Choice]:

@@ -59,28 +59,34 @@ def legal_actions(state: State, player: str) -> list[Action]:
     if phase is Phase.LOOT:
         if seat != state.godfather:
             return []
-        return [Flip(player, (c.id,))
-                for c, left in zip(state.box.cards, state.deck, strict=True) if left]
+        return [
+            Flip(player, (c.id,))
+            for c, left in zip(state.box.cards, state.deck, strict=True)
+            if left
+        ]
     if phase is Phase.BULLETS:
         if p.loaded is not None:
             return []
         return [Load(player, b) for b in Bullet if p.holds(b)]
     if phase is Phase.HOLD_UP:
-        out: list[Action] = [Aim(player, t, by) for by in AimedBy
-                             for t in [*(state.name(s) for s in targets(state, seat)), None]]
+        out: list[Action] = [
+            Aim(player, t, by)
+            for by in AimedBy
+            for t in [*(state.name(s) for s in targets(state, seat)), None]
+        ]
         if p.gun is not None and not p.gun.confirmed:
             out.append(ConfirmAim(player))
         if seat == state.godfather and not unaimed(state) and not unconfirmed(state):
             out.append(Privilege(player, None))
-            out += [Privilege(player, state.name(s)) for s in state.alive
-                    if may_be_ordered(state, s)]
+            out += [
+                Privilege(player, state.name(s)) for s in state.alive if may_be_ordered(state, s)
+            ]
         return out
     if phase is Phase.CHANGE_TARGET:
         assert state.order is not None
         if seat != state.order[0]:
             return []
-        out = [Aim(player, state.name(t), by) for by in AimedBy
-               for t in new_targets(state, seat)]
+        out = [Aim(player, state.name(t), by) for by in AimedBy for t in new_targets(state, seat)]
         if p.gun is not None and not p.gun.confirmed and p.gun.target != state.order[1]:
             out.append(ConfirmAim(player))
         return out
@@ -90,8 +96,11 @@ def legal_actions(state: State, player: str) -> list[Action]:
         if state.clip is not None:
             if state.clip != seat:
                 return []
-            return [Discard(player, b) for b in Bullet
-                    if (p.bangs - 1 if b is Bullet.BANG else p.clicks) > 0]
+            return [
+                Discard(player, b)
+                for b in Bullet
+                if (p.bangs - 1 if b is Bullet.BANG else p.clicks) > 0
+            ]
         if state.sharer != seat:
             return []
         out = [Take(player, c) for c in dict.fromkeys(state.table)]
@@ -109,8 +118,7 @@ def waiting_for(state: State) -> list[Waiting]:
     if phase is Phase.LOOT:
         return [Waiting(name(state.godfather), Does.FLIP)]
     if phase is Phase.BULLETS:
-        return [Waiting(name(s), Does.LOAD) for s in state.alive
-                if state.players[s].loaded is None]
+        return [Waiting(name(s), Does.LOAD) for s in state.alive if state.players[s].loaded is None]
     if phase is Phase.HOLD_UP:
         if unaimed(state):
             return [Waiting(name(s), Does.AIM) for s in unaimed(state)]
@@ -124,8 +132,9 @@ def waiting_for(state: State) -> list[Waiting]:
         moved = gun is not None and gun.target not in (None, had)
         return [Waiting(name(ordered), Does.CONFIRM_AIM if moved else Does.AIM)]
     if phase is Phase.COURAGE:
-        return [Waiting(name(s), Does.COURAGE) for s in state.alive
-                if state.players[s].courage is None]
+        return [
+            Waiting(name(s), Does.COURAGE) for s in state.alive if state.players[s].courage is None
+        ]
     if phase is Phase.SHARING:
         if state.clip is not None:
             return [Waiting(name(state.clip), Does.DISCARD)]

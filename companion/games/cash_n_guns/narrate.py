@@ -31,8 +31,11 @@ def narrate(before: State, action: Action, after: State, viewer: str | None = No
         cards = [before.box.label(c) for c in a["cards"]]
         lines.append(f"{who} flips {_list(cards)}.")
     elif kind == "load":
-        lines.append(f"{who} puts a Bullet card face-down." if a["card"] == HIDDEN
-                     else f"{who} loads a {Bullet(a['card']).label} face-down.")
+        lines.append(
+            f"{who} puts a Bullet card face-down."
+            if a["card"] == HIDDEN
+            else f"{who} loads a {Bullet(a['card']).label} face-down."
+        )
     elif kind == "aim":
         lines.append(_aim(before, who, a))
     elif kind == "confirm_aim":
@@ -45,21 +48,28 @@ def narrate(before: State, action: Action, after: State, viewer: str | None = No
         else:
             gun = before.players[before.seat(a["order"])].gun
             had = before.name(gun.target) if gun and gun.target is not None else "nobody"
-            lines.append(f"{who}, the Godfather, orders {a['order']} to stop aiming at {had} "
-                         "and choose a different target.")
+            lines.append(
+                f"{who}, the Godfather, orders {a['order']} to stop aiming at {had} "
+                "and choose a different target."
+            )
     elif kind == "courage":
         if a["choice"] == HIDDEN:
             lines.append(f"{who} has chosen.")
         else:
-            lines.append(f"{who} chooses to " + ("lie down." if a["choice"] == Courage.LIE_DOWN
-                                                 else "stand and shout Banzai!"))
+            lines.append(
+                f"{who} chooses to "
+                + ("lie down." if a["choice"] == Courage.LIE_DOWN else "stand and shout Banzai!")
+            )
     elif kind == "take":
         lines.append(_take(before, after, who, a["card"]))
     elif kind == "take_token":
         lines.append(f"{who} flips the New Godfather token: the Godfather next turn.")
     elif kind == "discard":
-        lines.append(f"{who} discards a Bullet card face-down." if a["card"] == HIDDEN
-                     else f"{who} discards a {Bullet(a['card']).label} face-up.")
+        lines.append(
+            f"{who} discards a Bullet card face-down."
+            if a["card"] == HIDDEN
+            else f"{who} discards a {Bullet(a['card']).label} face-up."
+        )
     lines.extend(_steps(before, after))
     return lines
 
@@ -68,8 +78,10 @@ def _aim(before: State, who: str, a: dict[str, Any]) -> str:
     target = a["target"]
     table = a.get("by") == "table"
     if before.phase is Phase.CHANGE_TARGET:
-        return (f"{'The table records: ' if table else ''}{who} changes target and now aims "
-                f"at {target}.")
+        return (
+            f"{'The table records: ' if table else ''}{who} changes target and now aims "
+            f"at {target}."
+        )
     if target is None:
         said = f"{who} was too slow and holds nobody up."
     else:
@@ -90,10 +102,14 @@ def _take(before: State, after: State, who: str, card_id: str) -> str:
         if len(after.discard) == len(before.discard):
             return f"{who} takes the Clip: no Bang! in the discard pile, the Clip is lost."
         if after.clip == seat:
-            return (f"{who} takes the Clip and a Bang! from the discard pile, and must discard "
-                    "another card.")
-        return (f"{who} takes the Clip and a Bang! from the discard pile (no other card left "
-                "to discard).")
+            return (
+                f"{who} takes the Clip and a Bang! from the discard pile, and must discard "
+                "another card."
+            )
+        return (
+            f"{who} takes the Clip and a Bang! from the discard pile (no other card left "
+            "to discard)."
+        )
     return f"{who} takes a {card.label}."
 
 
@@ -106,8 +122,11 @@ def _steps(before: State, after: State) -> list[str]:
     next turn, the end."""
     out: list[str] = []
     if after.phase is Phase.BULLETS and before.phase is Phase.LOOT:
-        offer = ("" if not before.table and not before.flipped else "The loot on offer: "
-                 + _list([after.box.label(c) for c in after.table]) + ". ")
+        offer = (
+            ""
+            if not before.table and not before.flipped
+            else "The loot on offer: " + _list([after.box.label(c) for c in after.table]) + ". "
+        )
         out.append(f"{offer}Everyone chooses a Bullet card.")
     if after.phase is Phase.HOLD_UP and before.phase is Phase.BULLETS:
         out.append("Every Bullet card is down. The Godfather counts to three: hold someone up!")
@@ -119,8 +138,10 @@ def _steps(before: State, after: State) -> list[str]:
         assert after.sharer is not None
         out.append(f"Loot sharing: {after.name(after.sharer)} takes the first share.")
     if after.turn != before.turn:
-        out.append(f"Turn {after.turn} of {after.box.turns}: "
-                   f"{after.name(after.godfather)} is the Godfather.")
+        out.append(
+            f"Turn {after.turn} of {after.box.turns}: "
+            f"{after.name(after.godfather)} is the Godfather."
+        )
     if after.is_over:
         out.append(f"Game over: {end_reason(after)}.")
         winners = score(after).winners
@@ -133,19 +154,25 @@ def _effects(before: State, after: State) -> list[str]:
     name = after.name
     brave = [name(s.shooter) for s in after.shots if s.stood]
     down = [name(s.shooter) for s in after.shots if not s.stood]
-    out = ["Banzai!: " + (_list(brave) or "nobody") + ". Lying down: "
-           + (_list(down) or "nobody") + "."]
+    out = [
+        "Banzai!: "
+        + (_list(brave) or "nobody")
+        + ". Lying down: "
+        + (_list(down) or "nobody")
+        + "."
+    ]
     out.extend(_shot(after, s) for s in after.shots)
     hit = set()
     for s in before.alive:
         b, p = before.players[s], after.players[s]
         if p.wounds > b.wounds:
             hit.add(s)
-            out.append(f"{p.name} takes {_wounds(p.wounds - b.wounds)} ({p.wounds} in all)"
-                       + (": dead, out of the game." if p.dead else " and lies down."))
+            out.append(
+                f"{p.name} takes {_wounds(p.wounds - b.wounds)} ({p.wounds} in all)"
+                + (": dead, out of the game." if p.dead else " and lies down.")
+            )
     if not after.is_over and not any(s.stood and s.shooter not in hit for s in after.shots):
-        left = ("stays on the table" if after.rules.unshared_loot == "stays"
-                else "is discarded")
+        left = "stays on the table" if after.rules.unshared_loot == "stays" else "is discarded"
         out.append(f"Nobody is standing: the loot {left}.")
     return out
 

@@ -33,8 +33,9 @@ def random_action(state: State, rng: random.Random) -> Action:
     w = rng.choice(waiting_for(state))
     seat = state.seat(w.player)
     if w.does == Does.FLIP:
-        deck = [c.id for c, left in zip(state.box.cards, state.deck, strict=True)
-                for _ in range(left)]
+        deck = [
+            c.id for c, left in zip(state.box.cards, state.deck, strict=True) for _ in range(left)
+        ]
         count = state.box.loot_per_turn - state.flipped
         if rng.random() < 0.2:  # one at a time, as a table taps them in
             count = 1
@@ -61,8 +62,7 @@ def random_action(state: State, rng: random.Random) -> Action:
             return rng.choice(orders)
         return Privilege(w.player, None)
     if w.does == Does.COURAGE:
-        return CourageChoice(w.player,
-                             Courage.LIE_DOWN if rng.random() < 0.3 else Courage.BANZAI)
+        return CourageChoice(w.player, Courage.LIE_DOWN if rng.random() < 0.3 else Courage.BANZAI)
     options = legal_actions(state, w.player)
     if w.does == Does.TAKE:
         cards = [a for a in options if isinstance(a, Take)]

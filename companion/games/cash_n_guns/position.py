@@ -59,40 +59,51 @@ def read_position(text: str, files: Files) -> Scores:
     players = {name: table for name, table in data.items() if isinstance(table, dict)}
     strays = [name for name in data if name not in players]
     if strays:
-        raise PositionError(f"{', '.join(strays)}: write one [Name] table per player, e.g.\n"
-                            f"{EXAMPLE}")
+        raise PositionError(
+            f"{', '.join(strays)}: write one [Name] table per player, e.g.\n{EXAMPLE}"
+        )
     if not players:
         raise PositionError(f"no players: write one [Name] table per player, e.g.\n{EXAMPLE}")
     low, high = box.players
     if not low <= len(players) <= high:
-        raise PositionError(f"{len(players)} player(s) listed, but {box.name} is played by "
-                            f"{low} to {high} players")
+        raise PositionError(
+            f"{len(players)} player(s) listed, but {box.name} is played by {low} to {high} players"
+        )
     hauls = {name: _haul(box, name, table) for name, table in players.items()}
     alive = [n for n, h in hauls.items() if h.alive]
     end = "the position typed in"
     if len(alive) <= 1:
-        end = (f"{alive[0]} is the last player alive and wins at once" if alive
-               else "nobody is left alive: nobody can claim victory")
+        end = (
+            f"{alive[0]} is the last player alive and wins at once"
+            if alive
+            else "nobody is left alive: nobody can claim victory"
+        )
     return score_hauls(box, hauls, end, last_alive=len(alive) <= 1)
 
 
 def _haul(box: Box, name: str, table: dict[str, Any]) -> Haul:
     unknown = set(table) - _KEYS
     if unknown:
-        raise PositionError(f"[{name}]: unknown {', '.join(sorted(unknown))}; "
-                            f"use: {', '.join(sorted(_KEYS))}")
-    printed = {kind: sorted({c.value for c in box.cards if c.kind is kind})
-               for kind in (LootKind.BILL, LootKind.DIAMOND)}
+        raise PositionError(
+            f"[{name}]: unknown {', '.join(sorted(unknown))}; use: {', '.join(sorted(_KEYS))}"
+        )
+    printed = {
+        kind: sorted({c.value for c in box.cards if c.kind is kind})
+        for kind in (LootKind.BILL, LootKind.DIAMOND)
+    }
 
     def cards(key: str, kind: LootKind) -> list[int]:
         values = table.get(key, [])
         if not isinstance(values, list) or not all(whole(v) for v in values):
-            raise PositionError(f"[{name}] {key} is a list of card values, e.g. "
-                                f"{key} = {printed[kind][:2]}")
+            raise PositionError(
+                f"[{name}] {key} is a list of card values, e.g. {key} = {printed[kind][:2]}"
+            )
         for v in values:
             if v not in printed[kind]:
-                raise PositionError(f"[{name}] {key}: no {kind.value} is worth {dollars(v)}; "
-                                    f"they are worth {', '.join(map(dollars, printed[kind]))}")
+                raise PositionError(
+                    f"[{name}] {key}: no {kind.value} is worth {dollars(v)}; "
+                    f"they are worth {', '.join(map(dollars, printed[kind]))}"
+                )
         return values
 
     total = table.get("bills")
@@ -105,6 +116,6 @@ def _haul(box: Box, name: str, table: dict[str, Any]) -> Haul:
     wounds = table.get("wounds", 0)
     if not whole(wounds) or wounds < 0:
         raise PositionError(f"[{name}] wounds is a count of wounds (3 or more: dead)")
-    return Haul(bills, sum(diamonds), len(diamonds), paintings, wounds,
-                alive=wounds < box.deadly_wounds)
-
+    return Haul(
+        bills, sum(diamonds), len(diamonds), paintings, wounds, alive=wounds < box.deadly_wounds
+    )

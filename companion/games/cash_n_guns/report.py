@@ -19,12 +19,15 @@ def scores_table(scores: Scores) -> str:
 
     lines = [scores.lines[n] for n in names]
     row("Bills", [dollars(li.haul.bills) for li in lines])
-    row("Diamonds (cards)", [f"{dollars(li.haul.diamonds)} ({li.haul.diamond_cards})"
-                             for li in lines])
-    row("Diamond bonus", [dollars(li.diamond_bonus) if li.diamond_bonus else "-"
-                          for li in lines])
-    row("Paintings (cards)", [f"{dollars(li.paintings_value)} ({li.haul.paintings})"
-                              for li in lines])
+    row(
+        "Diamonds (cards)",
+        [f"{dollars(li.haul.diamonds)} ({li.haul.diamond_cards})" for li in lines],
+    )
+    row("Diamond bonus", [dollars(li.diamond_bonus) if li.diamond_bonus else "-" for li in lines])
+    row(
+        "Paintings (cards)",
+        [f"{dollars(li.paintings_value)} ({li.haul.paintings})" for li in lines],
+    )
     rows.append("-" * len(head))
     row("Total", [dollars(li.total) for li in lines])
     row("Wounds", [("dead" if not li.haul.alive else str(li.haul.wounds)) for li in lines])
@@ -37,14 +40,18 @@ def scores_table(scores: Scores) -> str:
 
 def table_summary(state: State) -> str:
     name = state.name
-    lines = [f"Turn {state.turn} of {state.box.turns}, {state.phase.value.replace('_', ' ')}. "
-             f"Godfather: {name(state.godfather)}.",
-             f"Loot on offer: {', '.join(state.box.label(c) for c in state.table) or '-'}; "
-             f"{sum(state.deck)} cards left in the deck."]
+    lines = [
+        f"Turn {state.turn} of {state.box.turns}, {state.phase.value.replace('_', ' ')}. "
+        f"Godfather: {name(state.godfather)}.",
+        f"Loot on offer: {', '.join(state.box.label(c) for c in state.table) or '-'}; "
+        f"{sum(state.deck)} cards left in the deck.",
+    ]
     for p in state.players:
         status = "dead" if p.dead else f"{p.wounds} wound(s)"
-        lines.append(f"  {p.name:<12} {status:<11} {p.hand} Bullet card(s) in hand, "
-                     f"{len(p.loot)} Loot card(s)")
+        lines.append(
+            f"  {p.name:<12} {status:<11} {p.hand} Bullet card(s) in hand, "
+            f"{len(p.loot)} Loot card(s)"
+        )
     return "\n".join(lines)
 
 

@@ -58,10 +58,17 @@ class Line:
 
     def to_dict(self) -> dict[str, Any]:
         h = self.haul
-        return {"bills": h.bills, "diamonds": h.diamonds, "diamond_cards": h.diamond_cards,
-                "diamond_bonus": self.diamond_bonus, "paintings": h.paintings,
-                "paintings_value": self.paintings_value, "total": self.total,
-                "wounds": h.wounds, "alive": h.alive}
+        return {
+            "bills": h.bills,
+            "diamonds": h.diamonds,
+            "diamond_cards": h.diamond_cards,
+            "diamond_bonus": self.diamond_bonus,
+            "paintings": h.paintings,
+            "paintings_value": self.paintings_value,
+            "total": self.total,
+            "wounds": h.wounds,
+            "alive": h.alive,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,24 +84,39 @@ class Scores:
         return {name: line.total for name, line in self.lines.items()}
 
     def to_dict(self) -> dict[str, Any]:
-        return {"totals": self.totals, "winners": list(self.winners),
-                "tie_break": self.tie_break, "diamond_bonus": self.bonus_to, "end": self.end,
-                "players": {name: line.to_dict() for name, line in self.lines.items()}}
+        return {
+            "totals": self.totals,
+            "winners": list(self.winners),
+            "tie_break": self.tie_break,
+            "diamond_bonus": self.bonus_to,
+            "end": self.end,
+            "players": {name: line.to_dict() for name, line in self.lines.items()},
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Scores:
         """A score as :meth:`to_dict` wrote it (the terminal's table is drawn from it)."""
         lines = {
-            name: Line(Haul(p["bills"], p["diamonds"], p["diamond_cards"], p["paintings"],
-                            p["wounds"], p["alive"]), p["paintings_value"], p["diamond_bonus"])
+            name: Line(
+                Haul(
+                    p["bills"],
+                    p["diamonds"],
+                    p["diamond_cards"],
+                    p["paintings"],
+                    p["wounds"],
+                    p["alive"],
+                ),
+                p["paintings_value"],
+                p["diamond_bonus"],
+            )
             for name, p in data["players"].items()
         }
-        return cls(lines, tuple(data["winners"]), data["tie_break"], data["diamond_bonus"],
-                   data["end"])
+        return cls(
+            lines, tuple(data["winners"]), data["tie_break"], data["diamond_bonus"], data["end"]
+        )
 
 
-def score_hauls(box: Box, hauls: Mapping[str, Haul], end: str,
-                last_alive: bool = False) -> Scores:
+def score_hauls(box: Box, hauls: Mapping[str, Haul], end: str, last_alive: bool = False) -> Scores:
     """Score the game's end.
 
     "Each player still alive counts the number of diamonds cards they own. ... The player who
@@ -108,8 +130,10 @@ def score_hauls(box: Box, hauls: Mapping[str, Haul], end: str,
     most = max((h.diamond_cards for h in alive.values()), default=0)
     leaders = [n for n, h in alive.items() if h.diamond_cards == most]
     bonus_to = leaders[0] if most > 0 and len(leaders) == 1 else None
-    lines = {n: Line(h, box.collection_value(h.paintings),
-                     box.diamond_bonus if n == bonus_to else 0) for n, h in hauls.items()}
+    lines = {
+        n: Line(h, box.collection_value(h.paintings), box.diamond_bonus if n == bonus_to else 0)
+        for n, h in hauls.items()
+    }
     tie_break = None
     if last_alive or not alive:
         winners = tuple(alive)

@@ -121,7 +121,8 @@ class State:
             if p.name == name:
                 return i
         raise MalformedAction(
-            f"{name!r} is not at this table; players: {', '.join(p.name for p in self.players)}")
+            f"{name!r} is not at this table; players: {', '.join(p.name for p in self.players)}"
+        )
 
     def name(self, seat: int) -> str:
         return self.players[seat].name

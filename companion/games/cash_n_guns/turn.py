@@ -33,22 +33,29 @@ def flip(state: State, seat: int, action: Flip) -> State:
     require_phase(state, LOOT, "flipping Loot cards", Phase.LOOT)
     if seat != state.godfather:
         gf = state.name(state.godfather)
-        raise RuleViolation(LOOT, f"the Godfather ({gf}) flips the Loot cards, "
-                            f"not {state.name(seat)}")
+        raise RuleViolation(
+            LOOT, f"the Godfather ({gf}) flips the Loot cards, not {state.name(seat)}"
+        )
     to_flip = state.box.loot_per_turn - state.flipped
     if len(action.cards) > to_flip:
-        raise RuleViolation(LOOT, f"{to_flip} more Loot cards are flipped this turn, "
-                            f"not {len(action.cards)}")
+        raise RuleViolation(
+            LOOT, f"{to_flip} more Loot cards are flipped this turn, not {len(action.cards)}"
+        )
     deck = list(state.deck)
     for card_id in action.cards:
         card = state.box.card(card_id)
         if card is None:
-            raise MalformedAction(f"flip: {card_id!r} is not a Loot card; the deck holds "
-                                  + ", ".join(c.id for c in state.box.cards))
+            raise MalformedAction(
+                f"flip: {card_id!r} is not a Loot card; the deck holds "
+                + ", ".join(c.id for c in state.box.cards)
+            )
         i = state.box.cards.index(card)
         if deck[i] == 0:
-            raise RuleViolation(LOOT, f"no {card.label} is left in the Loot deck: all "
-                                f"{state.box.loot[i][1]} of them have been flipped")
+            raise RuleViolation(
+                LOOT,
+                f"no {card.label} is left in the Loot deck: all "
+                f"{state.box.loot[i][1]} of them have been flipped",
+            )
         deck[i] -= 1
     flipped = state.flipped + len(action.cards)
     state = replace(state, deck=tuple(deck), table=state.table + action.cards, flipped=flipped)
@@ -61,13 +68,15 @@ def end_turn(state: State) -> State:
     """Everyone stands up; whoever flipped the New Godfather token takes the desk (a dead
     Godfather's desk goes to the next living player clockwise); after the last turn the
     game is over ("The game ends once the 8th turn is over")."""
-    players = tuple(replace(p, gun=None, courage=None, down=False, loaded=None)
-                    for p in state.players)
+    players = tuple(
+        replace(p, gun=None, courage=None, down=False, loaded=None) for p in state.players
+    )
     state = replace(state, players=players)
     godfather = state.token if state.token is not None else state.godfather
     godfather = next(s for s in state.clockwise(godfather) if not state.players[s].dead)
-    state = replace(state, godfather=godfather, token=None, order=None, sharer=None, clip=None,
-                    flipped=0)
+    state = replace(
+        state, godfather=godfather, token=None, order=None, sharer=None, clip=None, flipped=0
+    )
     if state.turn >= state.box.turns:
         return replace(state, phase=Phase.OVER)
     return replace(state, turn=state.turn + 1, phase=Phase.LOOT)

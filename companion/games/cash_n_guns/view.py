@@ -60,23 +60,30 @@ def _player(state: State, seat: int, mine: bool) -> dict[str, Any]:
         "godfather": seat == state.godfather,
         "cards_in_hand": p.hand,
         "card_down": p.loaded is not None,
-        "gun": None if gun is None else {
+        "gun": None
+        if gun is None
+        else {
             "target": None if gun.target is None else state.name(gun.target),
             "by": gun.by.value,
             "confirmed": gun.confirmed,
         },
         "courage_chosen": p.courage is not None,
-        "courage": (p.courage.value if p.courage is not None
-                    and (mine or courage_public(state)) else None),
+        "courage": (
+            p.courage.value if p.courage is not None and (mine or courage_public(state)) else None
+        ),
         "standing": not p.dead and not p.down,
         "loot_cards": len(p.loot),
     }
     if mine or loot_public(state):
         haul = Haul.of(state.box, p.loot, p.wounds, not p.dead)
         entry["loot"] = [_card(state, c) for c in p.loot]
-        entry["haul"] = {"bills": haul.bills, "diamonds": haul.diamonds,
-                         "diamond_cards": haul.diamond_cards, "paintings": haul.paintings,
-                         "paintings_value": state.box.collection_value(haul.paintings)}
+        entry["haul"] = {
+            "bills": haul.bills,
+            "diamonds": haul.diamonds,
+            "diamond_cards": haul.diamond_cards,
+            "paintings": haul.paintings,
+            "paintings_value": state.box.collection_value(haul.paintings),
+        }
     if mine:
         entry["hand"] = {"bang": p.bangs, "click": p.clicks}
         entry["card"] = p.loaded.value if p.loaded is not None else None
@@ -99,25 +106,31 @@ def player_view(state: State, viewer: str | None) -> dict[str, Any]:
         "players": [_player(state, i, i == me) for i in range(len(state.players))],
         "loot": {
             "on_offer": [_card(state, c) for c in state.table],
-            "to_flip": (state.box.loot_per_turn - state.flipped
-                        if state.phase is Phase.LOOT else 0),
+            "to_flip": (
+                state.box.loot_per_turn - state.flipped if state.phase is Phase.LOOT else 0
+            ),
             "deck_left": sum(state.deck),
             "deck": {c.id: left for c, left in zip(state.box.cards, state.deck, strict=True)},
             "token": "available" if state.token is None else name(state.token),
             "spent": len(state.spent),
         },
-        "order": None if state.order is None else {
-            "player": name(state.order[0]), "away_from": name(state.order[1])},
+        "order": None
+        if state.order is None
+        else {"player": name(state.order[0]), "away_from": name(state.order[1])},
         "shots_turn": state.shots_turn,
         "shots": [
-            {"shooter": name(s.shooter),
-             "stood": s.stood,
-             "target": None if s.target is None else name(s.target),
-             "outcome": s.outcome.value,
-             "card": s.card.value if s.card is not None else None}
+            {
+                "shooter": name(s.shooter),
+                "stood": s.stood,
+                "target": None if s.target is None else name(s.target),
+                "outcome": s.outcome.value,
+                "card": s.card.value if s.card is not None else None,
+            }
             for s in state.shots
         ],
-        "sharing": None if state.phase is not Phase.SHARING else {
+        "sharing": None
+        if state.phase is not Phase.SHARING
+        else {
             "sharer": name(state.sharer) if state.sharer is not None else None,
             "clip": name(state.clip) if state.clip is not None else None,
             "standing": [name(s) for s in state.standing],
@@ -172,6 +185,7 @@ def scramble(state: State, viewer: str | None, rng: random.Random) -> State:
         players[i] = p
     # Even a viewer's own face-down discards are redrawn: the pile does not say whose is
     # whose (a Clip may take any face-down Bang!), so no view may depend on them.
-    pile = tuple(d if d.face_up else replace(d, card=rng.choice(list(Bullet)))
-                 for d in state.discard)
+    pile = tuple(
+        d if d.face_up else replace(d, card=rng.choice(list(Bullet))) for d in state.discard
+    )
     return replace(state, players=tuple(players), discard=pile)

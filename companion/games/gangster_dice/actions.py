@@ -48,8 +48,11 @@ class Setup:
     options: HouseRules = field(default_factory=HouseRules)
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "setup", "game": GAME_ID,
-                               "players": [s.to_json() for s in self.seats]}
+        out: dict[str, Any] = {
+            "type": "setup",
+            "game": GAME_ID,
+            "players": [s.to_json() for s in self.seats],
+        }
         if self.cards is not CardsMode.COMPANION:
             out["cards"] = self.cards.value
         if self.characters:
@@ -62,8 +65,10 @@ class Setup:
     def from_dict(cls, data: dict[str, Any]) -> Setup:
         unknown = set(data) - {"type", "game", "players", "cards", "characters", "options"}
         if unknown:
-            raise MalformedAction(f"setup does not take {', '.join(sorted(unknown))}; it takes "
-                                  "players, cards, characters and options")
+            raise MalformedAction(
+                f"setup does not take {', '.join(sorted(unknown))}; it takes "
+                "players, cards, characters and options"
+            )
         seats = parse_seats(data.get("players"))
         cards = data.get("cards", CardsMode.COMPANION.value)
         if cards not in {m.value for m in CardsMode}:
@@ -71,8 +76,12 @@ class Setup:
         characters = data.get("characters", "off")
         if characters not in CHARACTERS_VALUES:
             raise MalformedAction(f'characters must be "off" or "on", not {characters!r}')
-        return cls(seats, CardsMode(cards), characters == "on",
-                   options_from_dict(HouseRules, data.get("options")))
+        return cls(
+            seats,
+            CardsMode(cards),
+            characters == "on",
+            options_from_dict(HouseRules, data.get("options")),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,8 +137,11 @@ class Roll:
         return cls(player, tuple((Colour(c), n) for c, faces in dice.items() for n in faces))
 
     def to_dict(self) -> dict[str, Any]:
-        grouped = {c.value: [n for col, n in self.dice if col is c]
-                   for c in COLOURS if any(col is c for col, _ in self.dice)}
+        grouped = {
+            c.value: [n for col, n in self.dice if col is c]
+            for c in COLOURS
+            if any(col is c for col, _ in self.dice)
+        }
         return {"type": self.TYPE, "player": self.player, "dice": grouped}
 
 
@@ -157,17 +169,16 @@ class Bid:
     bids: tuple[BidCard, ...]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "bids", tuple(sorted(
-            self.bids, key=lambda b: (TOKENS.index(b.token), b.favor))))
+        object.__setattr__(
+            self, "bids", tuple(sorted(self.bids, key=lambda b: (TOKENS.index(b.token), b.favor)))
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "player": self.player,
-                "bids": [b.to_json() for b in self.bids]}
+        return {"type": self.TYPE, "player": self.player, "bids": [b.to_json() for b in self.bids]}
 
 
 def _sorted_colours(colours: Iterable[Colour]) -> tuple[Colour, ...]:
     return tuple(sorted((Colour(c) for c in colours), key=COLOURS.index))
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,8 +196,12 @@ class Swap:
         object.__setattr__(self, "take", _sorted_colours(self.take))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "player": self.player, "give": [c.value for c in self.give],
-                "take": [c.value for c in self.take]}
+        return {
+            "type": self.TYPE,
+            "player": self.player,
+            "give": [c.value for c in self.give],
+            "take": [c.value for c in self.take],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,8 +217,11 @@ class ColourChoice:
             object.__setattr__(self, "colour", Colour(self.colour))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "player": self.player,
-                "colour": self.colour.value if self.colour else None}
+        return {
+            "type": self.TYPE,
+            "player": self.player,
+            "colour": self.colour.value if self.colour else None,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,8 +250,8 @@ class TakeOff(ColourChoice):
 
 Action = Shuffle | ChooseCharacter | Roll | Bid | Swap | PlaceOnStreets | Load | TakeOff
 ACTION_TYPES: dict[str, type] = {
-    cls.TYPE: cls for cls in (Shuffle, ChooseCharacter, Roll, Bid, Swap, PlaceOnStreets, Load,
-                              TakeOff)
+    cls.TYPE: cls
+    for cls in (Shuffle, ChooseCharacter, Roll, Bid, Swap, PlaceOnStreets, Load, TakeOff)
 }
 
 
@@ -247,7 +265,8 @@ def action_from_dict(data: Any) -> Action:
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in ACTION_TYPES:
         raise MalformedAction(
-            f"unknown action type {kind!r}; known: {', '.join(sorted(ACTION_TYPES))}")
+            f"unknown action type {kind!r}; known: {', '.join(sorted(ACTION_TYPES))}"
+        )
     if kind == "shuffle":
         _keys(data, kind, {"order"})
         order = data.get("order")
@@ -271,8 +290,11 @@ def action_from_dict(data: Any) -> Action:
         return _bid(player, data.get("bids"))
     if kind == "swap":
         _keys(data, kind, {"player", "give", "take"}, optional={"give", "take"})
-        return Swap(player, _colours(kind, "give", data.get("give", [])),
-                    _colours(kind, "take", data.get("take", [])))
+        return Swap(
+            player,
+            _colours(kind, "give", data.get("give", [])),
+            _colours(kind, "take", data.get("take", [])),
+        )
     _keys(data, kind, {"player", "colour"})
     colour = data.get("colour")
     chosen = None if colour is None else _colour(kind, "colour", colour)
@@ -283,12 +305,13 @@ def action_from_dict(data: Any) -> Action:
     return TakeOff(player, chosen)
 
 
-def _keys(data: dict[str, Any], kind: str, allowed: set[str],
-          optional: Iterable[str] = ()) -> None:
+def _keys(data: dict[str, Any], kind: str, allowed: set[str], optional: Iterable[str] = ()) -> None:
     unknown = set(data) - allowed - {"type"}
     if unknown:
-        raise MalformedAction(f"{kind} does not take {', '.join(sorted(unknown))}; "
-                              f"it takes: {', '.join(sorted(allowed))}")
+        raise MalformedAction(
+            f"{kind} does not take {', '.join(sorted(unknown))}; "
+            f"it takes: {', '.join(sorted(allowed))}"
+        )
     missing = allowed - set(optional) - set(data)
     if missing:
         raise MalformedAction(f"{kind} needs {', '.join(sorted(missing))}")
@@ -300,8 +323,9 @@ def _is_value(v: Any) -> bool:
 
 def _colour(kind: str, key: str, value: Any) -> Colour:
     if value not in {c.value for c in COLOURS}:
-        raise MalformedAction(f"{kind}: {key} must be a die colour (white, red or blue), "
-                              f"not {value!r}")
+        raise MalformedAction(
+            f"{kind}: {key} must be a die colour (white, red or blue), not {value!r}"
+        )
     return Colour(value)
 
 
@@ -313,16 +337,20 @@ def _colours(kind: str, key: str, value: Any) -> tuple[Colour, ...]:
 
 def _roll(player: str, dice: Any) -> Roll:
     if not isinstance(dice, dict) or not dice:
-        raise MalformedAction('roll: dice must be {"white": [faces], "red": [...], '
-                              '"blue": [...]}, face numbers 1-6')
+        raise MalformedAction(
+            'roll: dice must be {"white": [faces], "red": [...], "blue": [...]}, face numbers 1-6'
+        )
     pairs = []
     for colour, faces in dice.items():
         c = _colour("roll", "dice", colour)
         if not isinstance(faces, list) or not all(
-                isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 6 for f in faces):
-            raise MalformedAction(f"roll: dice.{colour} must be a list of face numbers 1-6 "
-                                  "(1 gavel, 2 cocktail, 3 gun, 4 finger, 5 the colour's "
-                                  "double, 6 finger)")
+            isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 6 for f in faces
+        ):
+            raise MalformedAction(
+                f"roll: dice.{colour} must be a list of face numbers 1-6 "
+                "(1 gavel, 2 cocktail, 3 gun, 4 finger, 5 the colour's "
+                "double, 6 finger)"
+            )
         pairs += [(c, f) for f in faces]
     return Roll(player, tuple(pairs))
 
@@ -335,8 +363,9 @@ def _bid(player: str, bids: Any) -> Bid:
         if not isinstance(b, dict) or set(b) != {"token", "favor"}:
             raise MalformedAction('bid: each bid is {"token": "streets", "favor": 2}')
         if b["token"] not in {t.value for t in TOKENS}:
-            raise MalformedAction(f"bid: token must be lawyer, speakeasy, streets or "
-                                  f"investigator, not {b['token']!r}")
+            raise MalformedAction(
+                f"bid: token must be lawyer, speakeasy, streets or investigator, not {b['token']!r}"
+            )
         if not _is_value(b["favor"]):
             raise MalformedAction(f"bid: favor must be a favor card's value, not {b['favor']!r}")
         cards.append(BidCard(Token(b["token"]), b["favor"]))

@@ -31,8 +31,7 @@ from companion.games.gangster_dice.state import State
 from companion.protocol.errors import MalformedAction, RuleViolation
 
 
-def new_game(setup_line: Setup, components: Components,
-             characters: tuple[Character, ...]) -> State:
+def new_game(setup_line: Setup, components: Components, characters: tuple[Character, ...]) -> State:
     """The table before the first move (Setup)."""
     return setup.new_game(setup_line, components, characters)
 

@@ -41,8 +41,12 @@ class Character:
         return [fact for fact, s in self.sources if s.kind == "placeholder"]
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "favors": self.favors, "ability": self.ability,
-                "placeholders": self.placeholders()}
+        return {
+            "name": self.name,
+            "favors": self.favors,
+            "ability": self.ability,
+            "placeholders": self.placeholders(),
+        }
 
 
 def check_characters(text: str) -> tuple[tuple[Character, ...] | None, list[Problem]]:
@@ -67,8 +71,11 @@ def check_characters(text: str) -> tuple[tuple[Character, ...] | None, list[Prob
             continue
         c.unknown_keys(raw, {"name", "favors", "ability", "source"}, where)
         if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-            c.error(line, f"{where}: name must be the card's name, 1 to {MAX_NAME} characters",
-                    'name = "Nancy Hughs"')
+            c.error(
+                line,
+                f"{where}: name must be the card's name, 1 to {MAX_NAME} characters",
+                'name = "Nancy Hughs"',
+            )
             continue
         where = f"character {name!r}"
         if name.casefold() in seen:
@@ -76,17 +83,27 @@ def check_characters(text: str) -> tuple[tuple[Character, ...] | None, list[Prob
         seen.add(name.casefold())
         favors = raw.get("favors")
         if not is_int(favors) or not 1 <= favors <= MAX_FAVORS:
-            c.error(c.line_of(f'"{name}"', "favors"),
-                    f"{where}: favors is the number of favor cards on the back of the card, "
-                    f"1 to {MAX_FAVORS}, not {favors!r}", "favors = 3")
+            c.error(
+                c.line_of(f'"{name}"', "favors"),
+                f"{where}: favors is the number of favor cards on the back of the card, "
+                f"1 to {MAX_FAVORS}, not {favors!r}",
+                "favors = 3",
+            )
             continue
         ability = raw.get("ability")
         if not isinstance(ability, str) or not ability.strip():
-            c.error(c.line_of(f'"{name}"', "ability"), f"{where}: ability is the card's text",
-                    'ability = "..."')
+            c.error(
+                c.line_of(f'"{name}"', "ability"),
+                f"{where}: ability is the card's text",
+                'ability = "..."',
+            )
             continue
-        sources = c.sources(raw.get("source"), ["name", "favors", "ability"], where,
-                            c.line_of(f'"{name}"', "source"))
+        sources = c.sources(
+            raw.get("source"),
+            ["name", "favors", "ability"],
+            where,
+            c.line_of(f'"{name}"', "source"),
+        )
         out.append(Character(name, favors, ability.strip(), tuple(sources.items())))
     if c.problems:
         return None, c.problems

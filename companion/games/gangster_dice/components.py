@@ -56,7 +56,7 @@ class Token(StrEnum):
 
     @property
     def symbol(self) -> Symbol:
-        """"The gavel symbol is used to influence the Lawyer token, the cocktail is used to
+        """ "The gavel symbol is used to influence the Lawyer token, the cocktail is used to
         influence the Speakeasy, the gun is used to influence the Streets, and the pointing
         finger is used to influence the Investigator" (The dice and symbols)."""
         return _TOKEN_SYMBOL[self]
@@ -191,8 +191,7 @@ class Components:
 
     def facts(self, kind: str) -> list[str]:
         """The facts from one kind of source ("placeholder", "inferred"), as people read them."""
-        return [f"{fact}: {source.detail}" for fact, source in self.sources
-                if source.kind == kind]
+        return [f"{fact}: {source.detail}" for fact, source in self.sources if source.kind == kind]
 
     def to_json(self) -> dict[str, Any]:
         """The box as the pages show it (public: it is printed)."""
@@ -202,8 +201,10 @@ class Components:
                     "faces": {str(n): s.value for n, s in enumerate(d.faces, 1)},
                     "double": d.double.value,
                     "count": self.per_colour,
-                    "inferred": any(f.startswith(f"dice.{d.colour.value}.") and s.kind ==
-                                    "inferred" for f, s in self.sources),
+                    "inferred": any(
+                        f.startswith(f"dice.{d.colour.value}.") and s.kind == "inferred"
+                        for f, s in self.sources
+                    ),
                 }
                 for d in self.dice
             },
@@ -233,50 +234,76 @@ def check_components(text: str) -> tuple[Components | None, list[Problem]]:
     else:
         c.unknown_keys(bid, {"colours", "source"}, "[bid_cards]")
         colours = bid.get("colours")
-        if (not isinstance(colours, list) or len(colours) < 2
-                or not all(isinstance(x, str) and x for x in colours)
-                or len(set(colours)) != len(colours)):
-            c.error(c.line_of("[bid_cards]", "colours"),
-                    "[bid_cards] colours: one different colour per player, at least two",
-                    'colours = ["yellow", "red", "blue", "green"]')
+        if (
+            not isinstance(colours, list)
+            or len(colours) < 2
+            or not all(isinstance(x, str) and x for x in colours)
+            or len(set(colours)) != len(colours)
+        ):
+            c.error(
+                c.line_of("[bid_cards]", "colours"),
+                "[bid_cards] colours: one different colour per player, at least two",
+                'colours = ["yellow", "red", "blue", "green"]',
+            )
         else:
             bid_colours = tuple(colours)
-        for fact, s in c.sources(bid.get("source"), ["colours"], "[bid_cards]",
-                                 c.line_of("[bid_cards]")).items():
+        for fact, s in c.sources(
+            bid.get("source"), ["colours"], "[bid_cards]", c.line_of("[bid_cards]")
+        ).items():
             sources.append((f"bid_cards.{fact}", s))
     if c.problems or dice is None or favor is None:
         return None, c.problems
     per_colour, per_player, on_speakeasy, kinds = dice
     if per_player * len(bid_colours) + on_speakeasy > per_colour:
-        c.error(c.line_of("per_player"),
-                f"{len(bid_colours)} players with {per_player} dice of each colour and "
-                f"{on_speakeasy} on the Speakeasy need more than the {per_colour} there are",
-                "check per_colour, per_player and on_speakeasy against the rulebook")
+        c.error(
+            c.line_of("per_player"),
+            f"{len(bid_colours)} players with {per_player} dice of each colour and "
+            f"{on_speakeasy} on the Speakeasy need more than the {per_colour} there are",
+            "check per_colour, per_player and on_speakeasy against the rulebook",
+        )
         return None, c.problems
     deck, special_value, special_count, hand = favor
-    return Components(kinds, per_colour, per_player, on_speakeasy, deck, special_value,
-                      special_count, hand, bid_colours, tuple(sources)), c.problems
+    return Components(
+        kinds,
+        per_colour,
+        per_player,
+        on_speakeasy,
+        deck,
+        special_value,
+        special_count,
+        hand,
+        bid_colours,
+        tuple(sources),
+    ), c.problems
 
 
 def _count(c: Checker, table: dict[str, Any], key: str, where: str, low: int = 0) -> int | None:
     value = table.get(key)
     if not is_int(value) or value < low:
-        c.error(c.line_of(where, key), f"{where} {key} must be a whole number of at least {low}",
-                f"{key} = {max(low, 1)}")
+        c.error(
+            c.line_of(where, key),
+            f"{where} {key} must be a whole number of at least {low}",
+            f"{key} = {max(low, 1)}",
+        )
         return None
     return value
 
 
-def _dice(c: Checker, raw: Any, sources: list[tuple[str, Source]]
-          ) -> tuple[int, int, int, tuple[DieKind, ...]] | None:
+def _dice(
+    c: Checker, raw: Any, sources: list[tuple[str, Source]]
+) -> tuple[int, int, int, tuple[DieKind, ...]] | None:
     if not isinstance(raw, dict):
         c.error(None, "[dice] is missing", "see docs/gangster-dice.md for the format")
         return None
-    c.unknown_keys(raw, {"colours", "per_colour", "per_player", "on_speakeasy", "source",
-                         *COLOURS}, "[dice]")
+    c.unknown_keys(
+        raw, {"colours", "per_colour", "per_player", "on_speakeasy", "source", *COLOURS}, "[dice]"
+    )
     if raw.get("colours") != [col.value for col in COLOURS]:
-        c.error(c.line_of("[dice]", "colours"), "[dice] colours must be white, red and blue",
-                'colours = ["white", "red", "blue"]')
+        c.error(
+            c.line_of("[dice]", "colours"),
+            "[dice] colours must be white, red and blue",
+            'colours = ["white", "red", "blue"]',
+        )
     per_colour = _count(c, raw, "per_colour", "[dice]", 1)
     per_player = _count(c, raw, "per_player", "[dice]", 1)
     on_speakeasy = _count(c, raw, "on_speakeasy", "[dice]", 1)
@@ -293,8 +320,7 @@ def _dice(c: Checker, raw: Any, sources: list[tuple[str, Source]]
     return per_colour, per_player, on_speakeasy, tuple(kinds)
 
 
-def _die(c: Checker, colour: Colour, raw: Any,
-         sources: list[tuple[str, Source]]) -> DieKind | None:
+def _die(c: Checker, colour: Colour, raw: Any, sources: list[tuple[str, Source]]) -> DieKind | None:
     where = f"[dice.{colour.value}]"
     if not isinstance(raw, dict):
         c.error(None, f"{where} is missing", f"add {where} with faces = [six symbols]")
@@ -306,8 +332,11 @@ def _die(c: Checker, colour: Colour, raw: Any,
     faces = raw.get("faces")
     names = [s.value for s in Symbol]
     if not (isinstance(faces, list) and len(faces) == 6 and all(f in names for f in faces)):
-        c.error(c.line_of(where, "faces"), f"{where} faces: six symbols, one per face number 1-6",
-                f"use {', '.join(names)}")
+        c.error(
+            c.line_of(where, "faces"),
+            f"{where} faces: six symbols, one per face number 1-6",
+            f"use {', '.join(names)}",
+        )
         return None
     symbols = tuple(Symbol(f) for f in faces)
     # "Each die has 2 pointing fingers, 2 of one other symbol and 1 each of the remaining 2
@@ -315,33 +344,42 @@ def _die(c: Checker, colour: Colour, raw: Any,
     doubles = [s for s in Symbol if s is not Symbol.FINGER and symbols.count(s) == 2]
     singles = [s for s in Symbol if s is not Symbol.FINGER and symbols.count(s) == 1]
     if symbols.count(Symbol.FINGER) != 2 or len(doubles) != 1 or len(singles) != 2:
-        c.error(c.line_of(where, "faces"),
-                f"{where}: a die has 2 fingers, 2 of one other symbol and 1 each of the other "
-                f"two (The dice and symbols); these faces have "
-                + ", ".join(f"{symbols.count(s)} {s.value}" for s in Symbol),
-                "list each face's symbol again from your own dice")
+        c.error(
+            c.line_of(where, "faces"),
+            f"{where}: a die has 2 fingers, 2 of one other symbol and 1 each of the other "
+            f"two (The dice and symbols); these faces have "
+            + ", ".join(f"{symbols.count(s)} {s.value}" for s in Symbol),
+            "list each face's symbol again from your own dice",
+        )
         return None
     return DieKind(colour, symbols, doubles[0])
 
 
-def _favor(c: Checker, raw: Any, sources: list[tuple[str, Source]]
-           ) -> tuple[tuple[int, ...], int, int, int] | None:
+def _favor(
+    c: Checker, raw: Any, sources: list[tuple[str, Source]]
+) -> tuple[tuple[int, ...], int, int, int] | None:
     if not isinstance(raw, dict):
         c.error(None, "[favor] is missing", "see docs/gangster-dice.md for the format")
         return None
-    c.unknown_keys(raw, {"deck", "special_value", "special_count", "tutorial_hand", "source"},
-                   "[favor]")
+    c.unknown_keys(
+        raw, {"deck", "special_value", "special_count", "tutorial_hand", "source"}, "[favor]"
+    )
     deck_raw = raw.get("deck")
     deck: list[int] = []
     if not isinstance(deck_raw, dict) or not deck_raw:
-        c.error(c.line_of("[favor]", "deck"), "[favor] deck: how many cards of each value",
-                "deck = { 0 = 6, 1 = 12, 2 = 12, 3 = 6 }")
+        c.error(
+            c.line_of("[favor]", "deck"),
+            "[favor] deck: how many cards of each value",
+            "deck = { 0 = 6, 1 = 12, 2 = 12, 3 = 6 }",
+        )
     else:
         for value, n in deck_raw.items():
             if not value.isdigit() or not is_int(n) or n < 0:
-                c.error(c.line_of("[favor]", "deck"),
-                        f"[favor] deck: {value} = {n!r} is not a value and a count",
-                        "deck = { 0 = 6, 1 = 12, 2 = 12, 3 = 6 }")
+                c.error(
+                    c.line_of("[favor]", "deck"),
+                    f"[favor] deck: {value} = {n!r} is not a value and a count",
+                    "deck = { 0 = 6, 1 = 12, 2 = 12, 3 = 6 }",
+                )
                 continue
             deck += [int(value)] * n
     special_value = _count(c, raw, "special_value", "[favor]", 1)

@@ -78,8 +78,11 @@ class Checker:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             m = re.search(r"line (\d+)", str(exc))
-            self.error(int(m.group(1)) if m else None, f"not valid TOML: {exc}",
-                       "see docs/gangster-dice.md for the format")
+            self.error(
+                int(m.group(1)) if m else None,
+                f"not valid TOML: {exc}",
+                "see docs/gangster-dice.md for the format",
+            )
             return None
         self.unknown_keys(data, {"format", *keys}, "the file")
         if data.get("format") != fmt:
@@ -93,40 +96,57 @@ class Checker:
         allowed = set(allowed)
         for key in table:
             if key not in allowed:
-                self.error(self.line_of(key), f"unknown key {key!r} in {where}",
-                           f"use one of: {', '.join(sorted(allowed))}")
+                self.error(
+                    self.line_of(key),
+                    f"unknown key {key!r} in {where}",
+                    f"use one of: {', '.join(sorted(allowed))}",
+                )
 
-    def sources(self, raw: Any, facts: Iterable[str], where: str,
-                line: int | None) -> dict[str, Source]:
+    def sources(
+        self, raw: Any, facts: Iterable[str], where: str, line: int | None
+    ) -> dict[str, Source]:
         """``source = "kind: detail"`` for every fact, or a table naming facts apart (with an
         optional ``default``): each fact's :class:`Source`."""
         facts = list(facts)
         if raw is None:
-            self.error(line, f"{where} has no source",
-                       'add source = "rulebook: <section>" (or "placeholder: <why>")')
+            self.error(
+                line,
+                f"{where} has no source",
+                'add source = "rulebook: <section>" (or "placeholder: <why>")',
+            )
             return {}
         if isinstance(raw, str):
             raw = {"default": raw}
         if not isinstance(raw, dict):
-            self.error(line, f"{where}: source must be a string or a table",
-                       'source = "rulebook: setup"')
+            self.error(
+                line, f"{where}: source must be a string or a table", 'source = "rulebook: setup"'
+            )
             return {}
         out: dict[str, Source] = {}
         for key in raw:
             if key != "default" and key not in facts:
-                self.error(line, f"{where}: source names {key!r}, which {where} does not have",
-                           f"name one of: default, {', '.join(facts)}")
+                self.error(
+                    line,
+                    f"{where}: source names {key!r}, which {where} does not have",
+                    f"name one of: default, {', '.join(facts)}",
+                )
         for fact in facts:
             value = raw.get(fact, raw.get("default"))
             if value is None:
-                self.error(line, f"{where}: no source for {fact}",
-                           f'add {fact} = "rulebook: <section>" to the source table')
+                self.error(
+                    line,
+                    f"{where}: no source for {fact}",
+                    f'add {fact} = "rulebook: <section>" to the source table',
+                )
                 continue
             source = parse_source(value)
             if source is None:
-                self.error(line, f"{where}: the source of {fact} ({value!r}) is not "
-                           "\"kind: detail\" with a known kind",
-                           f"begin it with one of: {', '.join(SOURCE_KINDS)}")
+                self.error(
+                    line,
+                    f"{where}: the source of {fact} ({value!r}) is not "
+                    '"kind: detail" with a known kind',
+                    f"begin it with one of: {', '.join(SOURCE_KINDS)}",
+                )
                 continue
             out[fact] = source
         return out

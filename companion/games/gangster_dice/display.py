@@ -26,8 +26,10 @@ def table_data(state: State) -> dict[str, Any]:
     phone sends for a tapped symbol), the tokens and their symbols, the character cards."""
     return {
         "components": state.components.to_json(),
-        "tokens": [{"token": t.value, "name": t.named.removeprefix("the "),
-                    "symbol": t.symbol.value} for t in TOKENS],
+        "tokens": [
+            {"token": t.value, "name": t.named.removeprefix("the "), "symbol": t.symbol.value}
+            for t in TOKENS
+        ],
         "characters": [c.to_json() for c in state.characters],
         "rulebook": "gangster-dice-rulebook.txt",
     }
@@ -44,9 +46,12 @@ def _choice(state: State, viewer: str, a: Action) -> Choice:
     match a:
         case ChooseCharacter():
             card = next(c for c in state.characters if c.name == a.name)
-            return Choice(a.to_dict(), "character", f"Play {card.name} "
-                          f"({card.favors} favor cards)",
-                          extra={"ability": card.ability})
+            return Choice(
+                a.to_dict(),
+                "character",
+                f"Play {card.name} ({card.favors} favor cards)",
+                extra={"ability": card.ability},
+            )
         case Bid():
             bonus = state.streets.total if state.controller(Token.STREETS) == seat else 0
             parts, scored = [], []
@@ -55,14 +60,21 @@ def _choice(state: State, viewer: str, a: Action) -> Choice:
                 parts.append(f"{b.token.heading} with a {b.favor}: scores {score}")
                 scored.append({**b.to_json(), "score": score})
             label = "; ".join(parts)
-            return Choice(a.to_dict(), "bid", label[0].upper() + label[1:],
-                          extra={"bids": scored, "current": p.bid == a.bids})
+            return Choice(
+                a.to_dict(),
+                "bid",
+                label[0].upper() + label[1:],
+                extra={"bids": scored, "current": p.bid == a.bids},
+            )
         case Swap():
             if not a.give:
                 return Choice(a.to_dict(), "swap", "Keep your dice")
-            return Choice(a.to_dict(), "swap",
-                          f"Give {Dice.of_colours(a.give).describe()}, take "
-                          f"{Dice.of_colours(a.take).describe()}")
+            return Choice(
+                a.to_dict(),
+                "swap",
+                f"Give {Dice.of_colours(a.give).describe()}, take "
+                f"{Dice.of_colours(a.take).describe()}",
+            )
         case PlaceOnStreets():
             if a.colour is None:
                 return Choice(a.to_dict(), "streets", "Put no die on the Streets")
@@ -75,7 +87,10 @@ def _choice(state: State, viewer: str, a: Action) -> Choice:
             return Choice(a.to_dict(), "load", f"Put your {dice} on the Investigator")
         case TakeOff():
             if a.colour is None:
-                return Choice(a.to_dict(), "take",
-                              "Leave the dice on the Investigator (you control the Lawyer)")
+                return Choice(
+                    a.to_dict(),
+                    "take",
+                    "Leave the dice on the Investigator (you control the Lawyer)",
+                )
             return Choice(a.to_dict(), "take", f"Take a {a.colour} die off the Investigator")
     raise AssertionError(f"no label for {a!r}")

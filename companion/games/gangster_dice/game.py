@@ -55,13 +55,21 @@ class GangsterDice:
     rulebook = "gangster-dice-rulebook.txt"
     house_rules = HouseRules
     setup_choices = (
-        OptionInfo("cards", tuple(m.value for m in CardsMode), CardsMode.COMPANION.value,
-                   "who holds the cards: the companion deals every hand onto the phones "
-                   "(companion), or players keep their real cards and enter what they reveal "
-                   "(physical)"),
-        OptionInfo("characters", CHARACTERS_VALUES, CHARACTERS_VALUES[0],
-                   "off: the tutorial game (three favor cards each); on: each player plays a "
-                   "character card (its ability is shown, not enforced)"),
+        OptionInfo(
+            "cards",
+            tuple(m.value for m in CardsMode),
+            CardsMode.COMPANION.value,
+            "who holds the cards: the companion deals every hand onto the phones "
+            "(companion), or players keep their real cards and enter what they reveal "
+            "(physical)",
+        ),
+        OptionInfo(
+            "characters",
+            CHARACTERS_VALUES,
+            CHARACTERS_VALUES[0],
+            "off: the tutorial game (three favor cards each); on: each player plays a "
+            "character card (its ability is shown, not enforced)",
+        ),
     )
 
     def setup_from_dict(self, data: dict[str, Any]) -> Setup:
@@ -71,8 +79,7 @@ class GangsterDice:
         return action_from_dict(data)
 
     def new_game(self, setup: Setup, files: Files) -> State:
-        characters = (parse_characters(files.shipped(CHARACTERS_FILE))
-                      if setup.characters else ())
+        characters = parse_characters(files.shipped(CHARACTERS_FILE)) if setup.characters else ()
         return new_game(setup, load_components(files), characters)
 
     def apply(self, state: State, action: Action) -> State:
@@ -116,8 +123,7 @@ class GangsterDice:
     def action_view(self, before: State, action: Action, viewer: str | None) -> dict[str, Any]:
         return action_view(before, action, viewer)
 
-    def narrate(self, before: State, action: Action, after: State,
-                viewer: str | None) -> list[str]:
+    def narrate(self, before: State, action: Action, after: State, viewer: str | None) -> list[str]:
         return narrate(before, action, after, viewer)
 
     def choices(self, state: State, viewer: str) -> list[Choice]:

@@ -51,8 +51,7 @@ def legal_actions(state: State, player: str) -> list[Action]:
         if not state.use_characters or p.character is not None:
             return []
         taken = {q.character for q in state.players}
-        return [ChooseCharacter(player, c.name) for c in state.characters
-                if c.name not in taken]
+        return [ChooseCharacter(player, c.name) for c in state.characters if c.name not in taken]
     if state.phase is Phase.BIDS:
         return list(bid_options(state, seat)) if p.rolled is not None else []
     if state.phase is Phase.TOKENS and state.tasks and state.tasks[0].seat == seat:
@@ -86,8 +85,11 @@ def bid_options(state: State, seat: int) -> Iterator[Bid]:
 
 def _subsets(dice: Dice, k: int) -> list[tuple[Colour, ...]]:
     """Every way to pick ``k`` of ``dice`` (by colour)."""
-    return [pick for pick in combinations_with_replacement(COLOURS, k)
-            if dice.covers(Dice.of_colours(pick))]
+    return [
+        pick
+        for pick in combinations_with_replacement(COLOURS, k)
+        if dice.covers(Dice.of_colours(pick))
+    ]
 
 
 def task_options(state: State, seat: int, task: Task) -> list[Action]:
@@ -95,11 +97,14 @@ def task_options(state: State, seat: int, task: Task) -> list[Action]:
     givable = state.givable(seat)
     if task is Task.SWAP:
         most = min(MAX_SWAP, givable.total, state.speakeasy.total)
-        return [Swap(name, give, take) for k in range(most + 1)
-                for give in _subsets(givable, k) for take in _subsets(state.speakeasy, k)]
+        return [
+            Swap(name, give, take)
+            for k in range(most + 1)
+            for give in _subsets(givable, k)
+            for take in _subsets(state.speakeasy, k)
+        ]
     if task is Task.STREETS:
-        return [PlaceOnStreets(name, None), *(PlaceOnStreets(name, c)
-                                             for c in givable.colours())]
+        return [PlaceOnStreets(name, None), *(PlaceOnStreets(name, c) for c in givable.colours())]
     options: list[Action] = [Load(name, c) for c in givable.colours()]
     if state.rules.investigator_load == "optional":
         options.append(Load(name, None))
@@ -142,9 +147,18 @@ def waiting_for(state: State) -> list[Waiting]:
     elif state.phase is Phase.BIDS:
         for seat, p in enumerate(state.players):
             if p.rolled is None:
-                out.append(Waiting(p.name, "roll", DiceRequest(
-                    p.stash.total, faces=phone_faces(state.components),
-                    ask=roll_ask(state, seat), prompt=roll_prompt(p.stash))))
+                out.append(
+                    Waiting(
+                        p.name,
+                        "roll",
+                        DiceRequest(
+                            p.stash.total,
+                            faces=phone_faces(state.components),
+                            ask=roll_ask(state, seat),
+                            prompt=roll_prompt(p.stash),
+                        ),
+                    )
+                )
             elif p.bid is None:
                 out.append(Waiting(p.name, "bid"))
     elif state.phase is Phase.TOKENS and state.tasks:

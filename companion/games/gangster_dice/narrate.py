@@ -62,8 +62,9 @@ def _action_line(before: State, action: Action, after: State, viewer: str | None
         case Shuffle():
             if before.phase is Phase.SETUP:
                 return f"The favor deck is shuffled ({len(action.order)} cards)."
-            return (f"The discard pile is shuffled into a new favor deck "
-                    f"({len(action.order)} cards).")
+            return (
+                f"The discard pile is shuffled into a new favor deck ({len(action.order)} cards)."
+            )
         case ChooseCharacter():
             return f"{who} plays {action.name}."
         case Roll():
@@ -79,13 +80,17 @@ def _action_line(before: State, action: Action, after: State, viewer: str | None
         case Swap():
             if not action.give:
                 return f"{who} keeps their dice (no exchange at the Speakeasy)."
-            return (f"{who} exchanges {_colours(action.give)} for {_colours(action.take)} "
-                    "at the Speakeasy.")
+            return (
+                f"{who} exchanges {_colours(action.give)} for {_colours(action.take)} "
+                "at the Speakeasy."
+            )
         case PlaceOnStreets():
             if action.colour is None:
                 return f"{who} puts no die on the Streets."
-            return (f"{who} puts a {action.colour} die on the Streets "
-                    f"({after.streets.total} there now).")
+            return (
+                f"{who} puts a {action.colour} die on the Streets "
+                f"({after.streets.total} there now)."
+            )
         case Load():
             if action.colour is None:
                 return f"{who} puts no dice on the Investigator."
@@ -93,7 +98,7 @@ def _action_line(before: State, action: Action, after: State, viewer: str | None
             return f"{who} puts {_their(n, action.colour.value)} on the Investigator."
         case TakeOff():
             if action.colour is None:
-                return (f"{who} controls the Lawyer and leaves the dice on the Investigator.")
+                return f"{who} controls the Lawyer and leaves the dice on the Investigator."
             return f"{who} takes a {action.colour} die off the Investigator."
     raise AssertionError(f"no narration for {action!r}")
 
@@ -115,8 +120,7 @@ def _happening(before: State, after: State, h: Happening, viewer: str | None) ->
                 return "Everyone draws their favor cards from the real deck."
             sizes = ", ".join(f"{p.name} {len(p.hand)}" for p in after.players)
             mine = _own_cards(before, after, viewer)
-            return f"The favor cards are dealt ({sizes})." + (f" You hold {mine}." if mine
-                                                                else "")
+            return f"The favor cards are dealt ({sizes})." + (f" You hold {mine}." if mine else "")
         case What.ROUND:
             return f"Round {h.count}: everyone rolls all the dice in their stash."
         case What.CONTROL:
@@ -130,12 +134,16 @@ def _happening(before: State, after: State, h: Happening, viewer: str | None) ->
             return f"{name} already controlled {token} and won it again: {name} {effect}."
         case What.PASSED:
             first = before.controller(Token.INVESTIGATOR) is None
-            return (f"{name} wins the Investigator: it passes to {after.name(h.other)}, on "
-                    f"{name}'s left" + ("; no dice go on it this time." if first else "."))
+            return (
+                f"{name} wins the Investigator: it passes to {after.name(h.other)}, on "
+                f"{name}'s left" + ("; no dice go on it this time." if first else ".")
+            )
         case What.LOADED:
             holder = after.name(after.controller(Token.INVESTIGATOR))
-            return (f"{name} puts {_their(h.count, str(h.colour))} on the Investigator "
-                    f"({holder} has it).")
+            return (
+                f"{name} puts {_their(h.count, str(h.colour))} on the Investigator "
+                f"({holder} has it)."
+            )
         case What.NOTHING:
             return f"{name} has no die they may give away: {token} does nothing."
         case What.TOOK:
@@ -143,8 +151,10 @@ def _happening(before: State, after: State, h: Happening, viewer: str | None) ->
         case What.FOUR:
             return f"{name} takes a special +4 favor from the stack (the Lawyer)."
         case What.RESHUFFLE:
-            return (f"The favor deck has run out: the discard pile ({h.count} cards) is "
-                    "shuffled into a new one.")
+            return (
+                f"The favor deck has run out: the discard pile ({h.count} cards) is "
+                "shuffled into a new one."
+            )
         case What.WON:
             return f"{name} has no dice left: {name} wins!"
     return None
@@ -162,8 +172,11 @@ def _own_cards(before: State, after: State, viewer: str | None) -> str:
     values = sorted(gained.elements())
     if not values:
         return ""
-    return ", ".join(f"a {v}" for v in values[:-1]) + (" and " if len(values) > 1 else "") + \
-        f"a {values[-1]}"
+    return (
+        ", ".join(f"a {v}" for v in values[:-1])
+        + (" and " if len(values) > 1 else "")
+        + f"a {values[-1]}"
+    )
 
 
 def reveal_lines(state: State, reveal: Reveal) -> list[str]:
@@ -173,20 +186,23 @@ def reveal_lines(state: State, reveal: Reveal) -> list[str]:
         symbol = b.token.symbol
         shown = f"{b.symbols} {symbol.value if b.symbols == 1 else symbol.plural}"
         streets = f" + {b.streets} on the Streets" if b.streets else ""
-        lines.append(f"  {state.players[b.seat].name}: {b.token.named} with a {b.favor}: "
-                     f"{shown} + {b.favor}{streets} = {b.score}")
+        lines.append(
+            f"  {state.players[b.seat].name}: {b.token.named} with a {b.favor}: "
+            f"{shown} + {b.favor}{streets} = {b.score}"
+        )
     for o in reveal.outcomes:
         title = o.token.heading
         if o.top is None:
             lines.append(f"  {title}: nobody bid.")
         elif o.winner is not None and o.by_streets:
             others = " and ".join(state.players[i].name for i in o.tied if i != o.winner)
-            lines.append(f"  {title}: {state.players[o.winner].name} ties {others} at {o.top} "
-                         "and wins: the Streets breaks ties for its controller.")
+            lines.append(
+                f"  {title}: {state.players[o.winner].name} ties {others} at {o.top} "
+                "and wins: the Streets breaks ties for its controller."
+            )
         elif o.winner is not None:
             lines.append(f"  {title}: {state.players[o.winner].name} wins with {o.top}.")
         else:
             tied = " and ".join(state.players[i].name for i in o.tied)
             lines.append(f"  {title}: {tied} tie at {o.top}: nobody influences it.")
     return lines
-

@@ -16,12 +16,14 @@ class HouseRules:
     """The options a table chose."""
 
     spent_fours: str = option(
-        "stack", "discard",
+        "stack",
+        "discard",
         text="a played special +4 favor card goes back to the face-up stack of +4s (stack), "
         "or onto the discard pile to be shuffled into the deck like any favor card (discard)",
     )
     investigator_load: str = option(
-        "required", "optional",
+        "required",
+        "optional",
         text="a player who wins the Investigator from another player's hands must place all "
         "dice of a colour on it (required), or may decline to place any (optional)",
     )

@@ -53,13 +53,16 @@ def score_position(text: str, components: Components) -> dict[str, Any]:
         raise MalformedAction(f"not valid TOML: {exc}") from None
     unknown = set(data) - {"stash", "round"}
     if unknown:
-        raise MalformedAction(f"unknown keys {', '.join(sorted(unknown))}; write a [stash] "
-                              f"table (and round = N if you like), e.g.\n{EXAMPLE}")
+        raise MalformedAction(
+            f"unknown keys {', '.join(sorted(unknown))}; write a [stash] "
+            f"table (and round = N if you like), e.g.\n{EXAMPLE}"
+        )
     stash = data.get("stash")
     most = len(components.bid_colours)
     if not isinstance(stash, dict) or not 2 <= len(stash) <= most:
-        raise MalformedAction(f"write one line per player (2 to {most}) under [stash], "
-                              f"e.g.\n{EXAMPLE}")
+        raise MalformedAction(
+            f"write one line per player (2 to {most}) under [stash], e.g.\n{EXAMPLE}"
+        )
     round_ = data.get("round")
     if round_ is not None and (not _int(round_) or round_ < 1):
         raise MalformedAction(f"round = {round_!r}: a round number, 1 or more")
@@ -69,26 +72,36 @@ def score_position(text: str, components: Components) -> dict[str, Any]:
         if _int(value) and value >= 0:
             dice = None
             count = value
-        elif isinstance(value, dict) and set(value) <= {c.value for c in COLOURS} and all(
-                _int(n) and n >= 0 for n in value.values()):
+        elif (
+            isinstance(value, dict)
+            and set(value) <= {c.value for c in COLOURS}
+            and all(_int(n) and n >= 0 for n in value.values())
+        ):
             dice = Dice(**value)
             count = dice.total
         else:
-            raise MalformedAction(f"[stash] {name} = {value!r}: a number of dice, or "
-                                  "{ white = n, red = n, blue = n }")
+            raise MalformedAction(
+                f"[stash] {name} = {value!r}: a number of dice, or "
+                "{ white = n, red = n, blue = n }"
+            )
         if dice is not None and any(n > in_play for _, n in dice):
-            raise MalformedAction(f"[stash] {name}: at most {in_play} dice of a colour are "
-                                  f"off the Speakeasy")
+            raise MalformedAction(
+                f"[stash] {name}: at most {in_play} dice of a colour are off the Speakeasy"
+            )
         if count > in_play * len(COLOURS):
-            raise MalformedAction(f"[stash] {name} = {count}: at most {in_play * len(COLOURS)} "
-                                  "dice are off the Speakeasy")
+            raise MalformedAction(
+                f"[stash] {name} = {count}: at most {in_play * len(COLOURS)} "
+                "dice are off the Speakeasy"
+            )
         stashes[name] = dice if dice is not None else Dice(white=count)
     totals = Dice()
     for d in stashes.values():
         totals = totals + d
     if sum(n for _, n in totals) > in_play * len(COLOURS):
-        raise MalformedAction(f"the stashes hold {sum(n for _, n in totals)} dice; only "
-                              f"{in_play * len(COLOURS)} are off the Speakeasy")
+        raise MalformedAction(
+            f"the stashes hold {sum(n for _, n in totals)} dice; only "
+            f"{in_play * len(COLOURS)} are off the Speakeasy"
+        )
     out = _scores(stashes, any(d.total == 0 for d in stashes.values()), round_)
     # A count with no colours says nothing of colours: do not pretend it does.
     out["stashes"] = {name: (v if isinstance(v, dict) else None) for name, v in stash.items()}
@@ -115,8 +128,10 @@ def _verdict(scores: dict[str, Any]) -> str:
     winners = " and ".join(scores["winners"])
     if scores.get("over"):
         return f"Winner{'s' if len(scores['winners']) > 1 else ''}: {winners}"
-    return (f"The game is not over yet: nobody's stash is empty. Fewest dice: {winners} "
-            f"({scores['totals'][scores['winners'][0]]}).")
+    return (
+        f"The game is not over yet: nobody's stash is empty. Fewest dice: {winners} "
+        f"({scores['totals'][scores['winners'][0]]})."
+    )
 
 
 def summary(state: State) -> str:
@@ -125,8 +140,11 @@ def summary(state: State) -> str:
     lines.append("Tokens:")
     for t in (Token.LAWYER, Token.SPEAKEASY, Token.STREETS, Token.INVESTIGATOR):
         who = state.name(state.controller(t)) or "nobody"
-        dice = {Token.SPEAKEASY: state.speakeasy, Token.STREETS: state.streets,
-                Token.INVESTIGATOR: state.investigator}.get(t)
+        dice = {
+            Token.SPEAKEASY: state.speakeasy,
+            Token.STREETS: state.streets,
+            Token.INVESTIGATOR: state.investigator,
+        }.get(t)
         on = f"; on it: {dice.describe()}" if dice is not None else ""
         lines.append(f"  {t.heading:<17} {who}{on}")
     lines.append("Stashes:")

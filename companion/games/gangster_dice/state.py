@@ -183,8 +183,9 @@ class State:
         for i, p in enumerate(self.players):
             if p.name == name:
                 return i
-        raise MalformedAction(f"{name!r} is not at this table; players: "
-                              + ", ".join(p.name for p in self.players))
+        raise MalformedAction(
+            f"{name!r} is not at this table; players: " + ", ".join(p.name for p in self.players)
+        )
 
     def name(self, seat: int | None) -> str | None:
         return None if seat is None else self.players[seat].name

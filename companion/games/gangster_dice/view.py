@@ -50,9 +50,10 @@ def player_view(state: State, viewer: str | None) -> dict[str, Any]:
         "reveal": reveal_json(state, state.reveal),
         "effect": _effect(state),
         "chance": "shuffle" if state.shuffle_due else None,
-        "waiting": [{"player": w.player, "does": w.does,
-                     **({"dice": w.dice.count} if w.dice else {})}
-                    for w in waiting_for(state)],
+        "waiting": [
+            {"player": w.player, "does": w.does, **({"dice": w.dice.count} if w.dice else {})}
+            for w in waiting_for(state)
+        ],
         "winners": [state.players[i].name for i in state.winners],
         "options": options_to_dict(state.rules),
     }
@@ -66,9 +67,12 @@ def player_view(state: State, viewer: str | None) -> dict[str, Any]:
 
 def _token(state: State, token: Token) -> dict[str, Any]:
     holder = state.controller(token)
-    out: dict[str, Any] = {"token": token.value, "name": token.named.removeprefix("the "),
-                           "symbol": token.symbol.value,
-                           "controller": state.name(holder)}
+    out: dict[str, Any] = {
+        "token": token.value,
+        "name": token.named.removeprefix("the "),
+        "symbol": token.symbol.value,
+        "controller": state.name(holder),
+    }
     if token is Token.SPEAKEASY:
         out["dice"] = state.speakeasy.to_json()
     elif token is Token.STREETS:
@@ -88,14 +92,20 @@ def _player(state: State, seat: int) -> dict[str, Any]:
         "stash": p.stash.to_json(),
         "dice": p.stash.total,
         "received": p.received.to_json(),
-        "rolled": ([{"colour": c.value, "symbol": s.value} for c, s in p.rolled]
-                   if p.rolled is not None else None),
+        "rolled": (
+            [{"colour": c.value, "symbol": s.value} for c, s in p.rolled]
+            if p.rolled is not None
+            else None
+        ),
         "symbols": ({s.value: p.shows(s) for s in Symbol} if p.rolled is not None else None),
         "chosen": p.bid is not None,
         "bids_due": state.bids_due(seat) if p.rolled is not None else None,
         "hand": p.hand_size - played,  # face-down cards are in front of the player
-        "fours": (p.hand.count(state.components.special_value)
-                  if state.cards is CardsMode.PHYSICAL else None),
+        "fours": (
+            p.hand.count(state.components.special_value)
+            if state.cards is CardsMode.PHYSICAL
+            else None
+        ),
         "character": character.to_json() if character else None,
         "controls": [t.value for t in TOKENS if state.controller(t) == seat],
         "won": seat in state.winners,
@@ -108,17 +118,29 @@ def reveal_json(state: State, reveal: Reveal | None) -> dict[str, Any] | None:
         return None
     return {
         "round": reveal.round,
-        "bids": [{"player": state.players[b.seat].name, "token": b.token.value,
-                  "favor": b.favor, "symbols": b.symbols, "streets": b.streets,
-                  "score": b.score} for b in reveal.bids],
+        "bids": [
+            {
+                "player": state.players[b.seat].name,
+                "token": b.token.value,
+                "favor": b.favor,
+                "symbols": b.symbols,
+                "streets": b.streets,
+                "score": b.score,
+            }
+            for b in reveal.bids
+        ],
         "tokens": [_outcome(state, o) for o in reveal.outcomes],
     }
 
 
 def _outcome(state: State, o: Outcome) -> dict[str, Any]:
-    return {"token": o.token.value, "winner": state.name(o.winner), "score": o.top,
-            "tied": [state.players[i].name for i in o.tied] if len(o.tied) > 1 else [],
-            "by_streets": o.by_streets}
+    return {
+        "token": o.token.value,
+        "winner": state.name(o.winner),
+        "score": o.top,
+        "tied": [state.players[i].name for i in o.tied] if len(o.tied) > 1 else [],
+        "by_streets": o.by_streets,
+    }
 
 
 def _effect(state: State) -> dict[str, Any] | None:
@@ -174,7 +196,7 @@ def scramble(state: State, viewer: str | None, rng: random.Random) -> State:
         # same random numbers draws the same world whatever the others hold).
         unseen = sorted([*state.deck, *(v for i in others for v in players[i].hand)])
         rng.shuffle(unseen)
-        deck, unseen = tuple(unseen[:len(state.deck)]), unseen[len(state.deck):]
+        deck, unseen = tuple(unseen[: len(state.deck)]), unseen[len(state.deck) :]
         for i in others:
             n = len(players[i].hand)
             players[i] = replace(players[i], hand=tuple(sorted(unseen[:n])))
@@ -185,17 +207,28 @@ def scramble(state: State, viewer: str | None, rng: random.Random) -> State:
         if i == me or p.bid is None:
             continue
         # A face-down bid, made again: any bid that player could make with their new hand.
-        cleared = replace(state, players=tuple(replace(q, bid=None) if j == i else q
-                                                for j, q in enumerate(state.players)))
+        cleared = replace(
+            state,
+            players=tuple(
+                replace(q, bid=None) if j == i else q for j, q in enumerate(state.players)
+            ),
+        )
         options = list(bid_options(cleared, i))
         new_bid: tuple[BidCard, ...] = rng.choice(options).bids if options else p.bid
-        state = replace(state, players=tuple(replace(q, bid=new_bid) if j == i else q
-                                              for j, q in enumerate(state.players)))
+        state = replace(
+            state,
+            players=tuple(
+                replace(q, bid=new_bid) if j == i else q for j, q in enumerate(state.players)
+            ),
+        )
     return state
 
 
 def symbols_text(counts: Counter[Symbol] | dict[Symbol, int]) -> str:
     """ "2 guns, 1 gavel" (largest first)."""
-    parts = [f"{n} {s.value if n == 1 else s.plural}"
-             for s, n in sorted(counts.items(), key=lambda x: -x[1]) if n]
+    parts = [
+        f"{n} {s.value if n == 1 else s.plural}"
+        for s, n in sorted(counts.items(), key=lambda x: -x[1])
+        if n
+    ]
     return ", ".join(parts) if parts else "nothing"

@@ -26,11 +26,17 @@ class Setup:
     cards: Cards = Cards.PHYSICAL
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "setup", "game": GAME_ID,
-                               "players": [s.to_json() for s in self.seats]}
+        out: dict[str, Any] = {
+            "type": "setup",
+            "game": GAME_ID,
+            "players": [s.to_json() for s in self.seats],
+        }
         if self.neighborhoods is not None:
-            out["neighborhoods"] = (self.neighborhoods if isinstance(self.neighborhoods, int)
-                                    else list(self.neighborhoods))
+            out["neighborhoods"] = (
+                self.neighborhoods
+                if isinstance(self.neighborhoods, int)
+                else list(self.neighborhoods)
+            )
         if self.traced:
             out["traced"] = dict(self.traced)
         if self.cards is not Cards.PHYSICAL:
@@ -44,33 +50,53 @@ class Setup:
         known = {"type", "game", "players", "options", "neighborhoods", "traced", "cards"}
         unknown = set(data) - known
         if unknown:
-            raise MalformedAction(f"setup has unknown keys {', '.join(sorted(unknown))}; "
-                                  f"known: {', '.join(sorted(known))}")
+            raise MalformedAction(
+                f"setup has unknown keys {', '.join(sorted(unknown))}; "
+                f"known: {', '.join(sorted(known))}"
+            )
         seats = parse_seats(data.get("players"))
         hoods = data.get("neighborhoods")
         if hoods is not None:
             if isinstance(hoods, int) and not isinstance(hoods, bool):
                 if not 1 <= hoods <= 8:
-                    raise MalformedAction("neighborhoods: a short game is played on 1 to 8 "
-                                          "neighborhoods")
-            elif (isinstance(hoods, list) and hoods and len(hoods) <= 8
-                  and all(isinstance(h, str) for h in hoods) and len(set(hoods)) == len(hoods)):
+                    raise MalformedAction(
+                        "neighborhoods: a short game is played on 1 to 8 neighborhoods"
+                    )
+            elif (
+                isinstance(hoods, list)
+                and hoods
+                and len(hoods) <= 8
+                and all(isinstance(h, str) for h in hoods)
+                and len(set(hoods)) == len(hoods)
+            ):
                 hoods = tuple(hoods)
             else:
-                raise MalformedAction('neighborhoods: a number (the short game on that many '
-                                      'of the smallest) or a list of ids, e.g. ["midtown", '
-                                      '"the-docks"]')
+                raise MalformedAction(
+                    "neighborhoods: a number (the short game on that many "
+                    'of the smallest) or a list of ids, e.g. ["midtown", '
+                    '"the-docks"]'
+                )
         traced = data.get("traced", {})
         if not isinstance(traced, dict) or not all(
-                isinstance(k, str) and isinstance(v, str) and v for k, v in traced.items()):
-            raise MalformedAction('traced: an object of neighborhood id to your file, e.g. '
-                                  '{"park-west": "my-park-west.toml"}')
+            isinstance(k, str) and isinstance(v, str) and v for k, v in traced.items()
+        ):
+            raise MalformedAction(
+                "traced: an object of neighborhood id to your file, e.g. "
+                '{"park-west": "my-park-west.toml"}'
+            )
         cards = data.get("cards", Cards.PHYSICAL.value)
         if cards not in {c.value for c in Cards}:
-            raise MalformedAction('cards: "physical" (players enter the cards they draw) or '
-                                  '"companion" (the companion keeps and deals the decks)')
-        return Setup(seats, options_from_dict(HouseRules, data.get("options")), hoods,
-                     tuple(sorted(traced.items())), Cards(cards))
+            raise MalformedAction(
+                'cards: "physical" (players enter the cards they draw) or '
+                '"companion" (the companion keeps and deals the decks)'
+            )
+        return Setup(
+            seats,
+            options_from_dict(HouseRules, data.get("options")),
+            hoods,
+            tuple(sorted(traced.items())),
+            Cards(cards),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +130,12 @@ class Shuffle(Act):
     bad: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {**Act.to_dict(self), "playing": list(self.playing), "good": list(self.good),
-                "bad": list(self.bad)}
+        return {
+            **Act.to_dict(self),
+            "playing": list(self.playing),
+            "good": list(self.good),
+            "bad": list(self.bad),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,8 +175,7 @@ class PieceAct(Act):
     position: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {**Act.to_dict(self), "neighborhood": self.neighborhood,
-                "position": self.position}
+        return {**Act.to_dict(self), "neighborhood": self.neighborhood, "position": self.position}
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,8 +217,11 @@ class Place(Act):
     racket: Racket | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        out = {**Act.to_dict(self), "neighborhood": self.neighborhood,
-               "positions": list(self.positions)}
+        out = {
+            **Act.to_dict(self),
+            "neighborhood": self.neighborhood,
+            "positions": list(self.positions),
+        }
         if self.racket is not None:
             out["racket"] = self.racket.value
         return out
@@ -213,10 +245,37 @@ class EndTurn(Act):
     TYPE: ClassVar[str] = "end_turn"
 
 
-Action = (Roll | Shuffle | PlayCard | BreakCard | Draw | Finger | EndFingerman | GiveUp | Sell
-          | Place | Declare | EndTurn)
-ACTION_TYPES = {cls.TYPE: cls for cls in (Roll, Shuffle, PlayCard, BreakCard, Draw, Finger,
-                                          EndFingerman, GiveUp, Sell, Place, Declare, EndTurn)}
+Action = (
+    Roll
+    | Shuffle
+    | PlayCard
+    | BreakCard
+    | Draw
+    | Finger
+    | EndFingerman
+    | GiveUp
+    | Sell
+    | Place
+    | Declare
+    | EndTurn
+)
+ACTION_TYPES = {
+    cls.TYPE: cls
+    for cls in (
+        Roll,
+        Shuffle,
+        PlayCard,
+        BreakCard,
+        Draw,
+        Finger,
+        EndFingerman,
+        GiveUp,
+        Sell,
+        Place,
+        Declare,
+        EndTurn,
+    )
+}
 
 
 def _text(data: dict[str, Any], key: str, what: str) -> str:
@@ -240,8 +299,9 @@ def action_from_dict(data: Any) -> Action:
     kind = data.get("type")
     cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise MalformedAction(f"unknown action type {kind!r}; known: "
-                              + ", ".join(sorted(ACTION_TYPES)))
+        raise MalformedAction(
+            f"unknown action type {kind!r}; known: " + ", ".join(sorted(ACTION_TYPES))
+        )
     player = data.get("player")
     if not isinstance(player, str) or not player:
         raise MalformedAction(f"{kind}: player must be a name")
@@ -251,9 +311,11 @@ def action_from_dict(data: Any) -> Action:
         raise MalformedAction(f"{kind}: unknown keys {', '.join(sorted(unknown))}")
     if cls is Roll:
         faces = data.get("faces")
-        if not (isinstance(faces, list) and len(faces) == 2
-                and all(isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 6
-                        for f in faces)):
+        if not (
+            isinstance(faces, list)
+            and len(faces) == 2
+            and all(isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 6 for f in faces)
+        ):
             raise MalformedAction("roll: faces must be the two dice, each 1-6")
         return Roll(player, tuple(faces))
     if cls is Shuffle:
@@ -261,22 +323,31 @@ def action_from_dict(data: Any) -> Action:
     if cls in (BreakCard, Draw):
         return cls(player, _text(data, "card", "a card code such as money-5"))
     if cls in (Finger, GiveUp, Sell):
-        return cls(player, _text(data, "neighborhood", "a neighborhood id"),
-                   _text(data, "position", "a position such as C4"))
+        return cls(
+            player,
+            _text(data, "neighborhood", "a neighborhood id"),
+            _text(data, "position", "a position such as C4"),
+        )
     if cls is Place:
         positions = data.get("positions")
-        if not (isinstance(positions, list) and 1 <= len(positions) <= 3
-                and all(isinstance(p, str) and 0 < len(p) <= 4 for p in positions)):
-            raise MalformedAction("place: positions must list one to three positions, "
-                                  'e.g. ["C4", "C5"]')
+        if not (
+            isinstance(positions, list)
+            and 1 <= len(positions) <= 3
+            and all(isinstance(p, str) and 0 < len(p) <= 4 for p in positions)
+        ):
+            raise MalformedAction(
+                'place: positions must list one to three positions, e.g. ["C4", "C5"]'
+            )
         racket = None
         if "racket" in data:
             racket = parse_racket(data["racket"])
             if racket is None:
-                raise MalformedAction("place: racket must be one of "
-                                      + ", ".join(r.value for r in Racket))
-        return Place(player, _text(data, "neighborhood", "a neighborhood id"), tuple(positions),
-                     racket)
+                raise MalformedAction(
+                    "place: racket must be one of " + ", ".join(r.value for r in Racket)
+                )
+        return Place(
+            player, _text(data, "neighborhood", "a neighborhood id"), tuple(positions), racket
+        )
     if cls is Declare:
         return Declare(player, _text(data, "neighborhood", "a neighborhood id"))
     return cls(player)

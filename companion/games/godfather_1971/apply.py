@@ -98,12 +98,16 @@ def apply(state: State, action: Action) -> State:
     seat = state.seat(action.player)
     steps = STEPS[type(action)]
     if state.step not in steps:
-        raise RuleViolation(_rule(state), f"the game is waiting for {STEP_WORDS[state.step]}, "
-                            f"not a {action.TYPE.replace('_', ' ')}")
+        raise RuleViolation(
+            _rule(state),
+            f"the game is waiting for {STEP_WORDS[state.step]}, "
+            f"not a {action.TYPE.replace('_', ' ')}",
+        )
     if state.step is Step.SHUFFLE:
         if seat != 0:
-            raise RuleViolation("Preparation", f"{state.name(0)}, the first seat, enters the "
-                                "shuffle")
+            raise RuleViolation(
+                "Preparation", f"{state.name(0)}, the first seat, enters the shuffle"
+            )
     elif state.step is not Step.ROLL_FOR_FIRST and state.active != seat:
         who = state.name(state.active) if state.active is not None else "nobody"
         raise RuleViolation("The Play", f"it is {who}'s turn")

@@ -80,8 +80,11 @@ def all_neighborhoods(files: Files) -> tuple[str, ...]:
     return _values(files.shipped(VALUES_FILE)).order
 
 
-def load_board(files: Files, in_play: tuple[str, ...] | int | None = None,
-               traced: tuple[tuple[str, str], ...] = ()) -> Board:
+def load_board(
+    files: Files,
+    in_play: tuple[str, ...] | int | None = None,
+    traced: tuple[tuple[str, str], ...] = (),
+) -> Board:
     """The board for a game: ``in_play`` names the neighborhoods (None: all eight; a number:
     that many with the fewest positions, the short game), ``traced`` swaps a shipped
     neighborhood for a user's own tracing ((id, file name) pairs)."""
@@ -90,17 +93,25 @@ def load_board(files: Files, in_play: tuple[str, ...] | int | None = None,
     user = dict(traced)
     for hid in user:
         if hid not in card.order:
-            raise MalformedAction(f"traced: {hid!r} is no neighborhood; the board has "
-                                  + ", ".join(card.order))
+            raise MalformedAction(
+                f"traced: {hid!r} is no neighborhood; the board has " + ", ".join(card.order)
+            )
     hoods = {}
     for hid in card.order:
         name = user.get(hid)
         text = files.user(name) if name else files.shipped(neighborhood_file(hid))
         hood = _neighborhood(text, name or neighborhood_file(hid))
         if hood.layout.id != hid:
-            raise DataError(name or neighborhood_file(hid), [Problem(
-                None, f"this file is neighborhood {hood.layout.id!r}, not {hid!r}",
-                f'id = "{hid}"')])
+            raise DataError(
+                name or neighborhood_file(hid),
+                [
+                    Problem(
+                        None,
+                        f"this file is neighborhood {hood.layout.id!r}, not {hid!r}",
+                        f'id = "{hid}"',
+                    )
+                ],
+            )
         hoods[hid] = hood
     if in_play is None:
         chosen = list(card.order)
@@ -109,8 +120,7 @@ def load_board(files: Files, in_play: tuple[str, ...] | int | None = None,
         chosen = sorted(by_size[:in_play], key=card.order.index)
     else:
         chosen = [h for h in card.order if h in in_play]
-    facts = (*card.facts, *decks.facts,
-             *(f for h in chosen for f in hoods[h].facts))
+    facts = (*card.facts, *decks.facts, *(f for h in chosen for f in hoods[h].facts))
     return Board(tuple(hoods[h].layout for h in chosen), card, decks, facts)
 
 
@@ -129,21 +139,30 @@ def check_shipped(files: Files) -> dict[str, list[Problem]]:
         try:
             text = files.shipped(name)
         except OSError:
-            out[VALUES_FILE].append(Problem(None, f"{hid} has a row but no file {name}",
-                                            "add the neighborhood's file"))
+            out[VALUES_FILE].append(
+                Problem(None, f"{hid} has a row but no file {name}", "add the neighborhood's file")
+            )
             continue
         hood, problems = check_neighborhood(text)
         out[name] = problems
         if hood is None:
             continue
         if hood.layout.id != hid:
-            problems.append(Problem(None, f"the file of {hid} says id = {hood.layout.id!r}",
-                                    f'id = "{hid}"'))
+            problems.append(
+                Problem(None, f"the file of {hid} says id = {hood.layout.id!r}", f'id = "{hid}"')
+            )
         other = sizes.setdefault(hood.layout.size, hid)
         if other != hid:
-            problems.append(Problem(None, f"{hid} has {hood.layout.size} positions, as many as "
-                                    f"{other}; the rules say each neighborhood has a different "
-                                    "number", "check the map", warning=True))
+            problems.append(
+                Problem(
+                    None,
+                    f"{hid} has {hood.layout.size} positions, as many as "
+                    f"{other}; the rules say each neighborhood has a different "
+                    "number",
+                    "check the map",
+                    warning=True,
+                )
+            )
     return out
 
 
@@ -164,13 +183,17 @@ def board_report(files: Files) -> str:
     """The shipped board for ``companion board show``: every neighborhood with its size and
     Racket Control Values, then every placeholder fact (the board, the card and the decks)."""
     board = load_board(files)
-    lines = [f"The Godfather Game (1971): {len(board.layouts)} neighborhoods, smallest first "
-             "(a short game is played on the smallest)"]
+    lines = [
+        f"The Godfather Game (1971): {len(board.layouts)} neighborhoods, smallest first "
+        "(a short game is played on the smallest)"
+    ]
     for i, layout in enumerate(sorted(board.layouts, key=lambda lay: lay.size)):
         values = " ".join(f"${board.card.value(layout.id, r):,}" for r in Racket)
         shape = " (placeholder shape)" if layout.placeholder else ""
-        lines.append(f"  {i + 1}. {layout.id:<16} {layout.name:<16} {layout.size:>2} positions"
-                     f"  {values}{shape}")
+        lines.append(
+            f"  {i + 1}. {layout.id:<16} {layout.name:<16} {layout.size:>2} positions"
+            f"  {values}{shape}"
+        )
     lines.append("Values in the card's order: " + ", ".join(r.card_name for r in Racket))
     lines += _placeholders(board.placeholders())
     return "\n".join(lines)
@@ -183,12 +206,16 @@ def neighborhood_report(text: str, card: ValueCard) -> str:
     layout = hood.layout
     lines = [describe(layout)]
     if layout.id in card.order:
-        lines.append("Racket Control Values: " + ", ".join(
-            f"{r.card_name} ${card.value(layout.id, r):,}" for r in Racket))
+        lines.append(
+            "Racket Control Values: "
+            + ", ".join(f"{r.card_name} ${card.value(layout.id, r):,}" for r in Racket)
+        )
         row = [f for f in card.facts if f.what.startswith(f"{layout.id} ")]
     else:
-        lines.append(f"{layout.id!r} is no row of the Racket Control Value card: a game cannot "
-                     "use it until its id is one of " + ", ".join(card.order))
+        lines.append(
+            f"{layout.id!r} is no row of the Racket Control Value card: a game cannot "
+            "use it until its id is one of " + ", ".join(card.order)
+        )
         row = []
     facts = [*hood.facts, *row]
     lines.append("Sources:")
@@ -200,7 +227,9 @@ def neighborhood_report(text: str, card: ValueCard) -> str:
 def _placeholders(facts: list[Fact]) -> list[str]:
     if not facts:
         return ["No placeholders: every fact is from the rulebook or a tracing."]
-    return [f"PLACEHOLDERS ({len(facts)} {'fact' if len(facts) == 1 else 'facts'} not from "
-            "the rulebook or a traced board; trace "
-            "your own with companion board check --game godfather-1971):",
-            *(f"  {f.what}" for f in facts)]
+    return [
+        f"PLACEHOLDERS ({len(facts)} {'fact' if len(facts) == 1 else 'facts'} not from "
+        "the rulebook or a traced board; trace "
+        "your own with companion board check --game godfather-1971):",
+        *(f"  {f.what}" for f in facts),
+    ]

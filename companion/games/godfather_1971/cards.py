@@ -22,8 +22,11 @@ class Deck(StrEnum):
 
     @property
     def phrase(self) -> str:  # not ``title``: a deck is a ``str``, whose method that is
-        return {"playing": "the playing deck", "good": "the Good Break deck",
-                "bad": "the Bad Break deck"}[self.value]
+        return {
+            "playing": "the playing deck",
+            "good": "the Good Break deck",
+            "bad": "the Bad Break deck",
+        }[self.value]
 
 
 def break_deck(roll: tuple[int, ...]) -> Deck:
@@ -98,8 +101,10 @@ _EXAMPLES = {
 def _pieces(racket_text: str, count_text: str, code: str) -> tuple[Racket, int]:
     racket = parse_racket(racket_text)
     if racket is None:
-        raise CardError(f"{code!r}: {racket_text!r} is no racket; rackets are "
-                        + ", ".join(r.value for r in Racket))
+        raise CardError(
+            f"{code!r}: {racket_text!r} is no racket; rackets are "
+            + ", ".join(r.value for r in Racket)
+        )
     count = int(count_text)
     if not 1 <= count <= MAX_PIECES:
         raise CardError(f"{code!r}: a card gives or takes 1 to {MAX_PIECES} pieces")
@@ -133,12 +138,18 @@ def parse_card(code: object, deck: Deck) -> Card:
         if amount and (amount.group(1) == "collect") == (deck is Deck.GOOD) and not money:
             money = int(amount.group(2))
             if money <= 0 or money % 10:
-                raise CardError(f"{code!r}: an amount is a positive number of dollars, "
-                                "a multiple of 10 (the bank has no coins)")
+                raise CardError(
+                    f"{code!r}: an amount is a positive number of dollars, "
+                    "a multiple of 10 (the bank has no coins)"
+                )
         elif deck is Deck.BAD and lose and racket is None:
             racket, pieces = _pieces(lose.group(1), lose.group(2), code)
-        elif deck is Deck.GOOD and figure and not part.startswith(("collect-", "pay-"))\
-                and racket is None:
+        elif (
+            deck is Deck.GOOD
+            and figure
+            and not part.startswith(("collect-", "pay-"))
+            and racket is None
+        ):
             racket, pieces = _pieces(figure.group(1), figure.group(2), code)
         else:
             raise CardError(f"{code!r} is no card of {deck.phrase}; write {_EXAMPLES[deck]}")

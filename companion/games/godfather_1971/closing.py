@@ -42,8 +42,11 @@ def close(state: State, i: int, seat: int) -> State:
     hid = state.board.layouts[i].id
     p = state.players[seat]
     state = state.with_hood(i, pieces=pieces, controller=seat, declared=None)
-    return state.with_player(seat, credits=(*p.credits, (hid, value)),
-                             bonuses=(*p.bonuses, Bonus(hid, bonus_of(value), BONUS_TURNS)))
+    return state.with_player(
+        seat,
+        credits=(*p.credits, (hid, value)),
+        bonuses=(*p.bonuses, Bonus(hid, bonus_of(value), BONUS_TURNS)),
+    )
 
 
 def stuck(state: State, i: int) -> bool:
@@ -62,20 +65,25 @@ def end_of_turn(state: State) -> State:
         layout = state.board.layouts[i]
         hood = state.hoods[i]
         if rules.control == "checked":
-            counts = [holds(layout, hood.pieces, s, rules.controlled_positions)
-                      for s in range(len(state.players))]
+            counts = [
+                holds(layout, hood.pieces, s, rules.controlled_positions)
+                for s in range(len(state.players))
+            ]
             holder = max(range(len(counts)), key=lambda s: (counts[s], -s))
-            verdict = check(layout, hood.pieces, holder, rules.controlled_positions,
-                            rules.control_broken_by)
+            verdict = check(
+                layout, hood.pieces, holder, rules.controlled_positions, rules.control_broken_by
+            )
             state = state.with_hood(i, verdict=verdict)
             if verdict.controls:
                 state = close(state, i, holder)
-                rulings.append(Ruling(RulingKind.CONTROL, i, holder, verdict=verdict,
-                                      board=hood.pieces))
+                rulings.append(
+                    Ruling(RulingKind.CONTROL, i, holder, verdict=verdict, board=hood.pieces)
+                )
                 continue
             if verdict.majority:
-                rulings.append(Ruling(RulingKind.NOT_YET, i, holder, verdict=verdict,
-                                      board=hood.pieces))
+                rulings.append(
+                    Ruling(RulingKind.NOT_YET, i, holder, verdict=verdict, board=hood.pieces)
+                )
         elif hood.declared is not None or declarable(state, i) is not None:
             continue
         if stuck(state, i):
@@ -109,25 +117,33 @@ def declare(state: State, i: int) -> State:
     layout = state.board.layouts[i]
     hood = state.hoods[i]
     if state.rules.control != "declared":
-        raise RuleViolation("Control", "CONTROL is checked by the companion at this table "
-                            "(house rule control = checked); nothing to declare")
+        raise RuleViolation(
+            "Control",
+            "CONTROL is checked by the companion at this table "
+            "(house rule control = checked); nothing to declare",
+        )
     if not hood.open:
         raise RuleViolation("Control", f"{layout.name} is closed")
     if hood.declared is not None:
-        raise RuleViolation("Control", f"{state.name(hood.declared.seat)} has declared "
-                            f"CONTROL of {layout.name} already")
+        raise RuleViolation(
+            "Control",
+            f"{state.name(hood.declared.seat)} has declared CONTROL of {layout.name} already",
+        )
     count = holds(layout, hood.pieces, turn.seat, "fenced")
     if not majority(layout, count):
-        raise RuleViolation("Control", f"you hold {count} of {layout.name}'s {layout.size} "
-                            f"positions (pieces and areas fenced by them): a majority is "
-                            f"{layout.size // 2 + 1}")
+        raise RuleViolation(
+            "Control",
+            f"you hold {count} of {layout.name}'s {layout.size} "
+            f"positions (pieces and areas fenced by them): a majority is "
+            f"{layout.size // 2 + 1}",
+        )
     territory = hood.pieces[turn.seat] | fenced(layout, hood.pieces, turn.seat)
     state = state.with_hood(i, declared=Declaration(turn.seat, territory))
     return replace(state, rulings=(*state.rulings, Ruling(RulingKind.DECLARED, i, turn.seat)))
 
 
 def challenges(before: State, after: State, i: int, move: int) -> State:
-    """"If an opponent positions a piece or pieces within the territory declared controlled,
+    """ "If an opponent positions a piece or pieces within the territory declared controlled,
     then CONTROL is withheld and the declaring Player is penalized 1 racket piece in that
     Neighborhood." Taking the declarer's pieces there challenges too (ruling)."""
     declared = before.hoods[i].declared
@@ -140,8 +156,9 @@ def challenges(before: State, after: State, i: int, move: int) -> State:
     p = after.players[declared.seat]
     after = after.with_hood(i, declared=None)
     after = after.with_player(declared.seat, penalties=(*p.penalties, i))
-    return replace(after, rulings=(*after.rulings,
-                                   Ruling(RulingKind.WITHHELD, i, mover or 0, placed=move)))
+    return replace(
+        after, rulings=(*after.rulings, Ruling(RulingKind.WITHHELD, i, mover or 0, placed=move))
+    )
 
 
 def concede(state: State, seat: int) -> State:

@@ -95,8 +95,9 @@ def breaks_majority(layout: Layout, before: int, rule: str) -> Callable[[int], b
     return lambda after: after < before
 
 
-def _candidates(layout: Layout, pieces: Pieces, holder: int, opponent: int, budget: int,
-                mode: str) -> int:
+def _candidates(
+    layout: Layout, pieces: Pieces, holder: int, opponent: int, budget: int, mode: str
+) -> int:
     """Empty positions where an opponent's piece can help lower the holder's count."""
     empty = layout.full & ~occupied(pieces)
     own = pieces[holder]
@@ -117,9 +118,16 @@ def _candidates(layout: Layout, pieces: Pieces, holder: int, opponent: int, budg
     return out
 
 
-def _search(layout: Layout, pieces: Pieces, holder: int, opponent: int, budget: int,
-            mode: str, broken: Callable[[int], bool],
-            exhaustive: bool) -> tuple[tuple[int, Pieces], ...] | None:
+def _search(
+    layout: Layout,
+    pieces: Pieces,
+    holder: int,
+    opponent: int,
+    budget: int,
+    mode: str,
+    broken: Callable[[int], bool],
+    exhaustive: bool,
+) -> tuple[tuple[int, Pieces], ...] | None:
     if exhaustive:
         cands = layout.full & ~occupied(pieces)
     else:
@@ -134,28 +142,51 @@ def _search(layout: Layout, pieces: Pieces, holder: int, opponent: int, budget: 
             if broken(holds(layout, out.pieces, holder, mode)):
                 return ((move, out.pieces),)
             if out.taken and budget > k:
-                deeper = _search(layout, out.pieces, holder, opponent, budget - k, mode,
-                                 broken, exhaustive)
+                deeper = _search(
+                    layout, out.pieces, holder, opponent, budget - k, mode, broken, exhaustive
+                )
                 if deeper is not None:
                     return ((move, out.pieces), *deeper)
     return None
 
 
-def breach_by(layout: Layout, pieces: Pieces, holder: int, opponent: int, mode: str = "enclosed",
-              rule: str = "any_reduction", budget: int = TURN_PIECES,
-              exhaustive: bool = False) -> Breach | None:
+def breach_by(
+    layout: Layout,
+    pieces: Pieces,
+    holder: int,
+    opponent: int,
+    mode: str = "enclosed",
+    rule: str = "any_reduction",
+    budget: int = TURN_PIECES,
+    exhaustive: bool = False,
+) -> Breach | None:
     """One opponent's turn (up to ``budget`` pieces here) that breaks the holder's count."""
     before = holds(layout, pieces, holder, mode)
-    found = _search(layout, pieces, holder, opponent, budget, mode,
-                    breaks_majority(layout, before, rule), exhaustive)
+    found = _search(
+        layout,
+        pieces,
+        holder,
+        opponent,
+        budget,
+        mode,
+        breaks_majority(layout, before, rule),
+        exhaustive,
+    )
     if found is None:
         return None
     final = found[-1][1]
     taken = pieces[holder] & ~final[holder]
     fence = layout.around(taken) & final[opponent] if taken else 0
     entered = controlled(layout, pieces, holder, mode) & final[opponent]
-    return Breach(opponent, tuple(m for m, _ in found), taken, fence, entered, before,
-                  holds(layout, final, holder, mode))
+    return Breach(
+        opponent,
+        tuple(m for m, _ in found),
+        taken,
+        fence,
+        entered,
+        before,
+        holds(layout, final, holder, mode),
+    )
 
 
 def leader(layout: Layout, pieces: Pieces, mode: str) -> tuple[int, int]:
@@ -166,8 +197,14 @@ def leader(layout: Layout, pieces: Pieces, mode: str) -> tuple[int, int]:
     return best, counts[best]
 
 
-def check(layout: Layout, pieces: Pieces, holder: int, mode: str = "enclosed",
-          rule: str = "any_reduction", exhaustive: bool = False) -> Verdict:
+def check(
+    layout: Layout,
+    pieces: Pieces,
+    holder: int,
+    mode: str = "enclosed",
+    rule: str = "any_reduction",
+    exhaustive: bool = False,
+) -> Verdict:
     """The CONTROL check for ``holder``: their count, and the first opponent's turn (from the
     holder's left) that breaks it, if there is one. Only a majority is searched."""
     count = holds(layout, pieces, holder, mode)

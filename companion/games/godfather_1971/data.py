@@ -126,29 +126,45 @@ class _Checker:
         if isinstance(raw, str):
             raw = {"default": raw}
         if not _table(raw) or not raw:
-            self.error(line, f"{where} has no source",
-                       'add source = "traced" (or "placeholder: why")')
+            self.error(
+                line, f"{where} has no source", 'add source = "traced" (or "placeholder: why")'
+            )
             return {}
         out = {}
         for key, value in raw.items():
-            at = (self.key(key, line) if line and self.lines[line - 1].lstrip().startswith("[")
-                  else None) or line
+            at = (
+                self.key(key, line)
+                if line and self.lines[line - 1].lstrip().startswith("[")
+                else None
+            ) or line
             if key != "default" and key not in facts:
-                self.error(at, f"{where}: the source names {key!r}, which is no fact here",
-                           f"name one of: default, {', '.join(facts)}")
+                self.error(
+                    at,
+                    f"{where}: the source names {key!r}, which is no fact here",
+                    f"name one of: default, {', '.join(facts)}",
+                )
                 continue
             m = _SOURCE.match(value) if isinstance(value, str) else None
             if m is None:
-                self.error(at, f"{where}: source {value!r} does not say where the fact "
-                           "comes from", f"start it with one of: {', '.join(SOURCE_KINDS)}")
+                self.error(
+                    at,
+                    f"{where}: source {value!r} does not say where the fact comes from",
+                    f"start it with one of: {', '.join(SOURCE_KINDS)}",
+                )
             elif m.group(1) == "inferred" and not m.group(2).strip(" :"):
-                self.error(at, f"{where}: an inferred fact needs its reasoning",
-                           'write source = "inferred: <why>"')
+                self.error(
+                    at,
+                    f"{where}: an inferred fact needs its reasoning",
+                    'write source = "inferred: <why>"',
+                )
         for f in facts:
             value = raw.get(f, raw.get("default"))
             if value is None:
-                self.error(line, f"{where}: no source for {f}",
-                           'add default = "traced" to the source table')
+                self.error(
+                    line,
+                    f"{where}: no source for {f}",
+                    'add default = "traced" to the source table',
+                )
             elif isinstance(value, str):  # anything else was reported above
                 out[f] = value
         return out
@@ -159,17 +175,24 @@ def _toml(c: _Checker, text: str) -> dict[str, Any] | None:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
-        c.error(int(m.group(1)) if m else None, f"not valid TOML: {exc}",
-                "check quotes, brackets and commas on that line")
+        c.error(
+            int(m.group(1)) if m else None,
+            f"not valid TOML: {exc}",
+            "check quotes, brackets and commas on that line",
+        )
         return None
 
 
-def _unknown(c: _Checker, data: dict[str, Any], allowed: set[str], where: str,
-             start: int = 1) -> None:
+def _unknown(
+    c: _Checker, data: dict[str, Any], allowed: set[str], where: str, start: int = 1
+) -> None:
     for key in data:
         if key not in allowed:
-            c.error(c.key(key, start), f"unknown key {key!r} in {where}",
-                    f"use one of: {', '.join(sorted(allowed))}")
+            c.error(
+                c.key(key, start),
+                f"unknown key {key!r} in {where}",
+                f"use one of: {', '.join(sorted(allowed))}",
+            )
 
 
 # --- neighborhoods ------------------------------------------------------------------------
@@ -185,8 +208,9 @@ class Neighborhood:
     facts: tuple[Fact, ...]
 
 
-def _pairs(c: _Checker, data: dict[str, Any], key: str, names: set[str],
-           straight: dict[str, set[str]]) -> list[tuple[str, str]]:
+def _pairs(
+    c: _Checker, data: dict[str, Any], key: str, names: set[str], straight: dict[str, set[str]]
+) -> list[tuple[str, str]]:
     raw = data.get(key, [])
     line = c.key(key)
     ok: list[tuple[str, str]] = []
@@ -194,27 +218,35 @@ def _pairs(c: _Checker, data: dict[str, Any], key: str, names: set[str],
         c.error(line, f"{key} must be a list of pairs", f'{key} = [["C4", "C5"]]')
         return ok
     for pair in raw:
-        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str)
-                                                                  for p in pair)):
+        if not (
+            isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair)
+        ):
             c.error(line, f"{key}: {pair!r} is not a pair of positions", f'{key} = [["C4", "C5"]]')
             continue
         a, b = pair
         missing = [p for p in pair if p not in names]
         if missing:
-            c.error(line, f"{key}: {', '.join(missing)} is not a position of this map",
-                    "positions are named by row letter and column number from the map: "
-                    + ", ".join(sorted(names)[:4]) + " ...")
+            c.error(
+                line,
+                f"{key}: {', '.join(missing)} is not a position of this map",
+                "positions are named by row letter and column number from the map: "
+                + ", ".join(sorted(names)[:4])
+                + " ...",
+            )
             continue
         if a == b:
             c.error(line, f"{key}: {a} is paired with itself", "name two different positions")
             continue
         if key == "cut" and b not in straight[a]:
-            c.error(line, f"cut: {a} and {b} are not straight neighbours on the map, so there "
-                    "is nothing to cut", "cut only positions side by side in a row or column")
+            c.error(
+                line,
+                f"cut: {a} and {b} are not straight neighbours on the map, so there "
+                "is nothing to cut",
+                "cut only positions side by side in a row or column",
+            )
             continue
         if key == "join" and b in straight[a]:
-            c.error(line, f"join: {a} and {b} are straight neighbours already",
-                    "remove the pair")
+            c.error(line, f"join: {a} and {b} are straight neighbours already", "remove the pair")
             continue
         ok.append((a, b))
     return ok
@@ -229,12 +261,18 @@ def check_neighborhood(text: str) -> tuple[Neighborhood | None, list[Problem]]:
         return None, c.problems
     _unknown(c, data, _HOOD_KEYS, "a neighborhood file")
     if data.get("format") != FORMAT:
-        c.error(c.key("format"), f"format must be {FORMAT}, found {data.get('format')!r}",
-                f"write format = {FORMAT} at the top")
+        c.error(
+            c.key("format"),
+            f"format must be {FORMAT}, found {data.get('format')!r}",
+            f"write format = {FORMAT} at the top",
+        )
     hid = data.get("id")
     if not isinstance(hid, str) or not _ID.match(hid):
-        c.error(c.key("id"), "the neighborhood needs an id: lower-case letters, digits and -",
-                'id = "park-west"')
+        c.error(
+            c.key("id"),
+            "the neighborhood needs an id: lower-case letters, digits and -",
+            'id = "park-west"',
+        )
         hid = "neighborhood"
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
@@ -245,16 +283,22 @@ def check_neighborhood(text: str) -> tuple[Neighborhood | None, list[Problem]]:
     before_map = len(c.problems)  # a bad id or name still lets the map and cuts be checked
     rows: list[str] = []
     if not isinstance(raw_map, str):
-        c.error(map_line, "map is missing: one line of o and . per row of positions",
-                'map = """\no o o\no o o\n"""')
+        c.error(
+            map_line,
+            "map is missing: one line of o and . per row of positions",
+            'map = """\no o o\no o o\n"""',
+        )
     else:
         rows = [r.replace(" ", "") for r in raw_map.strip("\n").splitlines()]
         for i, row in enumerate(rows):
             bad = sorted(set(row) - {"o", "."})
             if bad:
-                c.error((map_line or 0) + 1 + i if map_line else None,
-                        f"map row {i + 1} has {', '.join(map(repr, bad))}: only o (a position) "
-                        "and . (none) are allowed", "draw each position as o, gaps as .")
+                c.error(
+                    (map_line or 0) + 1 + i if map_line else None,
+                    f"map row {i + 1} has {', '.join(map(repr, bad))}: only o (a position) "
+                    "and . (none) are allowed",
+                    "draw each position as o, gaps as .",
+                )
         if len(rows) > len(ROWS):
             c.error(map_line, f"the map has {len(rows)} rows; at most {len(ROWS)}", "")
         if any(len(r) > 99 for r in rows):
@@ -266,31 +310,51 @@ def check_neighborhood(text: str) -> tuple[Neighborhood | None, list[Problem]]:
         c.error(map_line, "the map has no positions", "draw each position as o")
         return None, c.problems
     if layout.size > MAX_POSITIONS:
-        c.error(map_line, f"the map has {layout.size} positions; a neighborhood has at most "
-                f"{MAX_POSITIONS}", "check the map for stray o's")
+        c.error(
+            map_line,
+            f"the map has {layout.size} positions; a neighborhood has at most {MAX_POSITIONS}",
+            "check the map for stray o's",
+        )
         return None, c.problems
     names = set(layout.names)
     straight = {n: set(layout.names_of(layout.straight[i])) for i, n in enumerate(layout.names)}
     cut = _pairs(c, data, "cut", names, straight)
     join = _pairs(c, data, "join", names, straight)
-    sources = c.source(data.get("source"), c.line_of(r"^\s*(\[source\]|source\s*=)"),
-                       "the neighborhood", ["name", "map"])
+    sources = c.source(
+        data.get("source"),
+        c.line_of(r"^\s*(\[source\]|source\s*=)"),
+        "the neighborhood",
+        ["name", "map"],
+    )
     if c.problems:
         return None, c.problems
     placeholder = source_kind(sources["map"]) == "placeholder"
     layout = grid_layout(hid, name, rows, cut, join, placeholder)
     lonely = [layout.names[i] for i in range(layout.size) if not layout.straight[i]]
     if lonely and layout.size > 1:
-        c.problems.append(Problem(map_line, f"{', '.join(lonely)} touch no other position "
-                                  "in a straight line: a piece there can never be surrounded",
-                                  "check the map, or join them to their neighbours",
-                                  warning=True))
+        c.problems.append(
+            Problem(
+                map_line,
+                f"{', '.join(lonely)} touch no other position "
+                "in a straight line: a piece there can never be surrounded",
+                "check the map, or join them to their neighbours",
+                warning=True,
+            )
+        )
     parts = _parts(layout)
     if parts > 1:
-        c.problems.append(Problem(map_line, f"the positions fall into {parts} separate parts",
-                                  "check the map and the cuts", warning=True))
-    facts = (Fact(f"{name}: its name", sources["name"]),
-             Fact(f"{name}: its {layout.size} positions and their neighbours", sources["map"]))
+        c.problems.append(
+            Problem(
+                map_line,
+                f"the positions fall into {parts} separate parts",
+                "check the map and the cuts",
+                warning=True,
+            )
+        )
+    facts = (
+        Fact(f"{name}: its name", sources["name"]),
+        Fact(f"{name}: its {layout.size} positions and their neighbours", sources["map"]),
+    )
     return Neighborhood(layout, facts), c.problems
 
 
@@ -309,14 +373,18 @@ def describe(layout: Layout) -> str:
     rows = max(r for r, _ in layout.cells) + 1
     cols = max(c for _, c in layout.cells) + 1
     at = {cell: layout.names[i] for i, cell in enumerate(layout.cells)}
-    lines = [f"{layout.name} ({layout.id}): {layout.size} positions"
-             + (" (placeholder shape)" if layout.placeholder else "")]
+    lines = [
+        f"{layout.name} ({layout.id}): {layout.size} positions"
+        + (" (placeholder shape)" if layout.placeholder else "")
+    ]
     for r in range(rows):
         lines.append("  " + " ".join(f"{at.get((r, c), '.'):>3}" for c in range(cols)))
     lines.append("Neighbours (straight; diagonal):")
     for i, n in enumerate(layout.names):
-        lines.append(f"  {n:>3}: {' '.join(layout.names_of(layout.straight[i])) or '-'};"
-                     f" {' '.join(layout.names_of(layout.diagonal[i])) or '-'}")
+        lines.append(
+            f"  {n:>3}: {' '.join(layout.names_of(layout.straight[i])) or '-'};"
+            f" {' '.join(layout.names_of(layout.diagonal[i])) or '-'}"
+        )
     return "\n".join(lines)
 
 
@@ -368,18 +436,23 @@ def check_values(text: str) -> tuple[ValueCard | None, list[Problem]]:
         for col in COLUMNS:
             v = row.get(col)
             if not _int(v) or v <= 0 or v % 100:
-                c.error(c.key(col, start) or start, f"{hood}: {col} must be a value in "
-                        f"dollars, a multiple of $100 (found {v!r})", f"{col} = 5500")
+                c.error(
+                    c.key(col, start) or start,
+                    f"{hood}: {col} must be a value in dollars, a multiple of $100 (found {v!r})",
+                    f"{col} = 5500",
+                )
                 v = 0
             cells.append(v)
-        sources = c.source(row.get("source"), c.key("source", start) or start, hood,
-                           list(COLUMNS))
+        sources = c.source(row.get("source"), c.key("source", start) or start, hood, list(COLUMNS))
         order.append(hood)
         values.append(tuple(cells))
         for col, r in COLUMNS.items():
             if col in sources:
-                facts.append(Fact(f"{hood} {r.card_name}: ${cells[list(COLUMNS).index(col)]:,}",
-                                  sources[col]))
+                facts.append(
+                    Fact(
+                        f"{hood} {r.card_name}: ${cells[list(COLUMNS).index(col)]:,}", sources[col]
+                    )
+                )
     if c.problems:
         return None, c.problems
     return ValueCard(tuple(order), tuple(values), tuple(facts)), c.problems
@@ -424,8 +497,11 @@ def check_cards(text: str) -> tuple[Decks | None, list[Problem]]:
         for n, entry in enumerate(entries):
             start = c.line_of(rf"^\s*\[\[{deck.value}\]\]", nth=n) or 1
             if not _table(entry):
-                c.error(start, f"{deck.value} card {n + 1} is not a table",
-                        f"write each card as [[{deck.value}]] with its keys")
+                c.error(
+                    start,
+                    f"{deck.value} card {n + 1} is not a table",
+                    f"write each card as [[{deck.value}]] with its keys",
+                )
                 continue
             _unknown(c, entry, {"card", "count", "source"}, f"[[{deck.value}]] {n + 1}", start)
             try:
@@ -435,17 +511,27 @@ def check_cards(text: str) -> tuple[Decks | None, list[Problem]]:
                 continue
             count = entry.get("count", 1)
             if not _int(count) or not 1 <= count <= 60:
-                c.error(c.key("count", start) or start, f"{code}: count must be 1 to 60",
-                        "count = 3")
+                c.error(
+                    c.key("count", start) or start, f"{code}: count must be 1 to 60", "count = 3"
+                )
                 continue
-            sources = c.source(entry.get("source"), c.key("source", start) or start,
-                               f"{deck.value} card {code}", ["card", "count"])
-            facts += [Fact(f"{deck.value} card {code}", sources.get("card", "placeholder")),
-                      Fact(f"{deck.value} card {code}: {count} in the deck",
-                           sources.get("count", "placeholder"))]
+            sources = c.source(
+                entry.get("source"),
+                c.key("source", start) or start,
+                f"{deck.value} card {code}",
+                ["card", "count"],
+            )
+            facts += [
+                Fact(f"{deck.value} card {code}", sources.get("card", "placeholder")),
+                Fact(
+                    f"{deck.value} card {code}: {count} in the deck",
+                    sources.get("count", "placeholder"),
+                ),
+            ]
             cards += [code] * count
         decks[deck] = cards
     if c.problems:
         return None, c.problems
-    return Decks(tuple(decks[Deck.PLAYING]), tuple(decks[Deck.GOOD]), tuple(decks[Deck.BAD]),
-                 tuple(facts)), c.problems
+    return Decks(
+        tuple(decks[Deck.PLAYING]), tuple(decks[Deck.GOOD]), tuple(decks[Deck.BAD]), tuple(facts)
+    ), c.problems

@@ -37,20 +37,33 @@ def table_data(state: State) -> dict[str, Any]:
     board = state.board
     return {
         "neighborhoods": [
-            {"id": layout.id, "name": layout.name, "size": layout.size,
-             "positions": [{"name": n, "row": r, "column": c}
-                           for n, (r, c) in zip(layout.names, layout.cells, strict=True)],
-             "straight": sorted({tuple(sorted((layout.names[i], n)))
-                                 for i in range(layout.size)
-                                 for n in layout.names_of(layout.straight[i])}),
-             "values": {r.value: board.value(i, r) for r in Racket},
-             "placeholder_shape": layout.placeholder}
+            {
+                "id": layout.id,
+                "name": layout.name,
+                "size": layout.size,
+                "positions": [
+                    {"name": n, "row": r, "column": c}
+                    for n, (r, c) in zip(layout.names, layout.cells, strict=True)
+                ],
+                "straight": sorted(
+                    {
+                        tuple(sorted((layout.names[i], n)))
+                        for i in range(layout.size)
+                        for n in layout.names_of(layout.straight[i])
+                    }
+                ),
+                "values": {r.value: board.value(i, r) for r in Racket},
+                "placeholder_shape": layout.placeholder,
+            }
             for i, layout in enumerate(board.layouts)
         ],
-        "rackets": [{"id": r.value, "title": r.card_name, "piece": r.piece, "cost": COST[r]}
-                    for r in Racket],
-        "decks": {d.value: {code: board.decks.of(d).count(code) for code in board.decks.kinds(d)}
-                  for d in Deck},
+        "rackets": [
+            {"id": r.value, "title": r.card_name, "piece": r.piece, "cost": COST[r]} for r in Racket
+        ],
+        "decks": {
+            d.value: {code: board.decks.of(d).count(code) for code in board.decks.kinds(d)}
+            for d in Deck
+        },
         "placeholders": len(board.placeholders()),
         "cards": state.cards.value,
     }
@@ -63,8 +76,11 @@ def _piece_label(state: State, action: PieceAct, verb: str) -> tuple[str, dict[s
     owner = who_holds(state, i, layout.index(action.position))
     whose = state.name(owner) + "'s" if owner is not None else "the"
     piece = racket.piece if racket else "piece"
-    extra = {"neighborhood": layout.id, "position": action.position,
-             "owner": state.name(owner) if owner is not None else None}
+    extra = {
+        "neighborhood": layout.id,
+        "position": action.position,
+        "owner": state.name(owner) if owner is not None else None,
+    }
     return f"{verb} {whose} {piece} on {action.position} in {layout.name}", extra
 
 
@@ -80,13 +96,21 @@ def _place_choice(state: State, action: Place, outcome: Placed) -> Choice:
     cost = (n - free) * racket.cost
     price = "free" if not cost else f"${cost:,}"
     label = f"{layout.name} {'+'.join(action.positions)}: {racket.counted(n)} ({price})"
-    takes = [{"owner": state.name(t.owner), "positions": layout.names_of(t.group)}
-             for t in outcome.taken]
+    takes = [
+        {"owner": state.name(t.owner), "positions": layout.names_of(t.group)} for t in outcome.taken
+    ]
     if takes:
-        label += ", taking " + ", ".join(f"{t['owner']}'s {'+'.join(t['positions'])}"
-                                         for t in takes)
-    extra = {"neighborhood": layout.id, "positions": list(action.positions),
-             "racket": racket.value, "cost": cost, "free": free, "takes": takes}
+        label += ", taking " + ", ".join(
+            f"{t['owner']}'s {'+'.join(t['positions'])}" for t in takes
+        )
+    extra = {
+        "neighborhood": layout.id,
+        "positions": list(action.positions),
+        "racket": racket.value,
+        "cost": cost,
+        "free": free,
+        "takes": takes,
+    }
     return Choice(action.to_dict(), f"place:{layout.id}", label, (), extra)
 
 
@@ -98,11 +122,13 @@ def _label(state: State, action: Action) -> tuple[str, str, dict[str, Any]]:
     if isinstance(action, BreakCard):
         assert state.turn is not None  # a Break card is drawn in a turn
         deck = break_deck(state.turn.roll)
-        return "break_card", f"I drew {parse_card(action.card, deck).label}", \
-            {"card": action.card}
+        return "break_card", f"I drew {parse_card(action.card, deck).label}", {"card": action.card}
     if isinstance(action, Draw):
-        return "draw", f"I drew {parse_card(action.card, Deck.PLAYING).label}", \
-            {"card": action.card}
+        return (
+            "draw",
+            f"I drew {parse_card(action.card, Deck.PLAYING).label}",
+            {"card": action.card},
+        )
     if isinstance(action, Finger):
         label, extra = _piece_label(state, action, "Remove")
         return f"fingerman:{action.neighborhood}", label, extra
@@ -110,14 +136,16 @@ def _label(state: State, action: Action) -> tuple[str, str, dict[str, Any]]:
         return "fingerman", "Remove no more pieces", {}
     if isinstance(action, GiveUp):
         label, extra = _piece_label(state, action, "Give up")
-        return f"give_up:{action.neighborhood}", label.replace(
-            f"{action.player}'s", "your"), extra
+        return f"give_up:{action.neighborhood}", label.replace(f"{action.player}'s", "your"), extra
     if isinstance(action, Sell):
         label, extra = _piece_label(state, action, "Sell")
         racket = state.hoods[state.board.index(action.neighborhood)].racket
         half = racket.cost // 2 if racket else 0
-        return f"sell:{action.neighborhood}", label.replace(f"{action.player}'s", "your") \
-            + f" for ${half:,}", {**extra, "value": half}
+        return (
+            f"sell:{action.neighborhood}",
+            label.replace(f"{action.player}'s", "your") + f" for ${half:,}",
+            {**extra, "value": half},
+        )
     if isinstance(action, Declare):
         name = state.board.layouts[state.board.index(action.neighborhood)].name
         return "declare", f"Declare CONTROL of {name}", {"neighborhood": action.neighborhood}
@@ -137,8 +165,11 @@ def choices(state: State, viewer: str | None) -> list[Choice]:
         return []
     out = []
     rest = legal_actions(state, viewer)
-    if state.step is Step.PLACE and state.turn is not None and \
-            state.name(state.turn.seat) == viewer:
+    if (
+        state.step is Step.PLACE
+        and state.turn is not None
+        and state.name(state.turn.seat) == viewer
+    ):
         out += [_place_choice(state, a, o) for a, o in placements(state)]
         rest = turn_actions(state, viewer)
     for a in rest:

@@ -172,5 +172,5 @@ def holds(layout: Layout, pieces: Pieces, seat: int, mode: str) -> int:
 
 
 def majority(layout: Layout, count: int) -> bool:
-    """"a majority (over 1/2) of the positions in a Neighborhood"."""
+    """ "a majority (over 1/2) of the positions in a Neighborhood"."""
     return count * 2 > layout.size

@@ -36,8 +36,9 @@ from companion.protocol.options import OptionInfo
 # a placement, a Fingerman's removal, a piece given up or sold, a declaration, and the card
 # they entered as drawn (a typing slip); not a roll, a card played, or the end of a turn
 # (which deals a card when the companion keeps the decks).
-PLAYER_UNDOABLE = frozenset({"place", "finger", "end_fingerman", "give_up", "sell", "declare",
-                             "draw"})
+PLAYER_UNDOABLE = frozenset(
+    {"place", "finger", "end_fingerman", "give_up", "sell", "declare", "draw"}
+)
 
 
 class Godfather1971:
@@ -49,13 +50,21 @@ class Godfather1971:
     rulebook = "godfather-game-1971-rules.txt"
     house_rules = HouseRules
     setup_choices = (
-        OptionInfo("neighborhoods", (None, 6, 4, 3, 2), None,
-                   "the short game: play on all eight neighborhoods, or on the 6, 4, 3 or 2 "
-                   "with the fewest positions"),
-        OptionInfo("cards", tuple(c.value for c in Cards), Cards.PHYSICAL.value,
-                   "physical: the table's own cards, each player taps the card they drew; "
-                   "companion: the companion shuffles and deals the decks (nobody touches "
-                   "a card)"),
+        OptionInfo(
+            "neighborhoods",
+            (None, 6, 4, 3, 2),
+            None,
+            "the short game: play on all eight neighborhoods, or on the 6, 4, 3 or 2 "
+            "with the fewest positions",
+        ),
+        OptionInfo(
+            "cards",
+            tuple(c.value for c in Cards),
+            Cards.PHYSICAL.value,
+            "physical: the table's own cards, each player taps the card they drew; "
+            "companion: the companion shuffles and deals the decks (nobody touches "
+            "a card)",
+        ),
     )
 
     def setup_from_dict(self, data: dict[str, Any]) -> Setup:
@@ -72,8 +81,9 @@ class Godfather1971:
         if isinstance(setup.neighborhoods, tuple):
             missing = set(setup.neighborhoods) - {layout.id for layout in board.layouts}
             if missing:
-                raise RuleViolation("The Board", f"no neighborhood {', '.join(sorted(missing))} "
-                                    "on the board")
+                raise RuleViolation(
+                    "The Board", f"no neighborhood {', '.join(sorted(missing))} on the board"
+                )
         return new_game(setup, board)
 
     def apply(self, state: State, action: Action) -> State:
@@ -119,8 +129,7 @@ class Godfather1971:
     def action_view(self, before: State, action: Action, viewer: str | None) -> dict[str, Any]:
         return action_view(before, action, viewer)
 
-    def narrate(self, before: State, action: Action, after: State,
-                viewer: str | None) -> list[str]:
+    def narrate(self, before: State, action: Action, after: State, viewer: str | None) -> list[str]:
         return narrate(before, action, after, viewer)
 
     def choices(self, state: State, viewer: str) -> list[Choice]:

@@ -131,5 +131,6 @@ def grid_layout(
         straight[i] |= 1 << j
         straight[j] |= 1 << i
     key = hash((lid, names, tuple(straight)))
-    return Layout(lid, name, names, tuple(cells), tuple(straight), tuple(diagonal), placeholder,
-                  key)
+    return Layout(
+        lid, name, names, tuple(cells), tuple(straight), tuple(diagonal), placeholder, key
+    )

@@ -49,32 +49,59 @@ def waiting_for(state: State) -> list[Waiting]:
     if step is Step.ROLL_FOR_FIRST:
         seat = next_roller(state)
         assert seat is not None
-        return [Waiting(state.name(seat), "roll_for_first", DiceRequest(
-            2, (DICE,), ask=f"first:{state.moves}",
-            prompt="Roll the two dice to see who goes first"))]
+        return [
+            Waiting(
+                state.name(seat),
+                "roll_for_first",
+                DiceRequest(
+                    2,
+                    (DICE,),
+                    ask=f"first:{state.moves}",
+                    prompt="Roll the two dice to see who goes first",
+                ),
+            )
+        ]
     assert state.turn is not None
     name = state.name(state.turn.seat)
     if step is Step.BREAKS_ROLL:
-        return [Waiting(name, "breaks_roll", DiceRequest(
-            2, (DICE,), ask=f"breaks:{state.turn.number}",
-            prompt="Breaks of the Game: roll the two dice (even: a Good Break, odd: a Bad "
-                   "Break)"))]
+        return [
+            Waiting(
+                name,
+                "breaks_roll",
+                DiceRequest(
+                    2,
+                    (DICE,),
+                    ask=f"breaks:{state.turn.number}",
+                    prompt="Breaks of the Game: roll the two dice (even: a Good Break, odd: a Bad "
+                    "Break)",
+                ),
+            )
+        ]
     if step in (Step.LOSE_PIECES, Step.PENALTY):
         return [Waiting(name, "give_up")]
     return [Waiting(name, step.value)]
 
 
-def _piece_actions(state: State, cls: type[Finger] | type[GiveUp] | type[Sell],
-                   pieces: list[tuple[int, int]], player: str) -> list[Action]:
-    return [cls(player, state.board.layouts[i].id, state.board.layouts[i].names[pos])
-            for i, pos in pieces]
+def _piece_actions(
+    state: State,
+    cls: type[Finger] | type[GiveUp] | type[Sell],
+    pieces: list[tuple[int, int]],
+    player: str,
+) -> list[Action]:
+    return [
+        cls(player, state.board.layouts[i].id, state.board.layouts[i].names[pos])
+        for i, pos in pieces
+    ]
 
 
 def legal_actions(state: State, player: str) -> list[Action]:
     seat = state.seat(player)
     step = state.step
-    if step in (Step.OVER, Step.SHUFFLE, Step.ROLL_FOR_FIRST, Step.BREAKS_ROLL) \
-            or state.turn is None or state.turn.seat != seat:
+    if (
+        step in (Step.OVER, Step.SHUFFLE, Step.ROLL_FOR_FIRST, Step.BREAKS_ROLL)
+        or state.turn is None
+        or state.turn.seat != seat
+    ):
         return []
     turn = state.turn
     decks = state.board.decks
@@ -86,13 +113,16 @@ def legal_actions(state: State, player: str) -> list[Action]:
     if step is Step.DRAW:
         return [Draw(player, code) for code in decks.kinds(Deck.PLAYING)]
     if step is Step.FINGERMAN:
-        return [*_piece_actions(state, Finger, opponents_pieces(state, seat), player),
-                EndFingerman(player)]
+        return [
+            *_piece_actions(state, Finger, opponents_pieces(state, seat), player),
+            EndFingerman(player),
+        ]
     if step is Step.LOSE_PIECES:
         return _piece_actions(state, GiveUp, state.bad_break_pieces(seat, turn.lose), player)
     if step is Step.PENALTY:
-        return _piece_actions(state, GiveUp, [(i, p) for i, p in state.own_pieces(seat)
-                                              if i == turn.penalty], player)
+        return _piece_actions(
+            state, GiveUp, [(i, p) for i, p in state.own_pieces(seat) if i == turn.penalty], player
+        )
     if step is Step.SELL:
         return _piece_actions(state, Sell, state.bad_break_pieces(seat), player)
     return [*(p for p, _ in placements(state)), *turn_actions(state, player)]
@@ -103,8 +133,11 @@ def turn_actions(state: State, player: str) -> list[Action]:
     seat = state.seat(player)
     out: list[Action] = []
     if state.rules.control == "declared":
-        out += [Declare(player, state.board.layouts[i].id) for i in state.open_hoods()
-                if state.hoods[i].declared is None and declarable(state, i) == seat]
+        out += [
+            Declare(player, state.board.layouts[i].id)
+            for i in state.open_hoods()
+            if state.hoods[i].declared is None and declarable(state, i) == seat
+        ]
     if may_end_turn(state):
         out.append(EndTurn(player))
     return out
@@ -158,8 +191,9 @@ def placements(state: State) -> list[tuple[Place, Placed]]:
             near = layout.straight[pos]
             outcome: Placed | Forbidden
             if near & empty and not near & others:  # it stands, and touches nobody
-                outcome = Placed(tuple(m | 1 << pos if s == seat else m
-                                       for s, m in enumerate(hood.pieces)), ())
+                outcome = Placed(
+                    tuple(m | 1 << pos if s == seat else m for s, m in enumerate(hood.pieces)), ()
+                )
             else:
                 outcome = place(layout, hood.pieces, seat, 1 << pos)
             if isinstance(outcome, Forbidden):
@@ -187,6 +221,15 @@ def placements(state: State) -> list[tuple[Place, Placed]]:
                     key = (i, libs, r)
                     if affordable(r, popcount(libs)) and key not in seen:
                         seen.add(key)
-                        out.append((Place(player, layout.id, tuple(layout.names_of(libs)),
-                                          None if hood.racket else r), outcome))
+                        out.append(
+                            (
+                                Place(
+                                    player,
+                                    layout.id,
+                                    tuple(layout.names_of(libs)),
+                                    None if hood.racket else r,
+                                ),
+                                outcome,
+                            )
+                        )
     return out

@@ -56,10 +56,12 @@ def ruling_lines(state: State, r: Ruling) -> list[str]:
         out = []
         for t in r.taken:
             n = len(layout.names_of(t.group))
-            out.append(f"  {who} surrounds {state.name(t.owner)}'s "
-                       f"{'piece' if n == 1 else f'{n} pieces'} on "
-                       f"{_list(layout.names_of(t.group))} (fenced by "
-                       f"{_list(layout.names_of(t.fence))}): taken off the board.")
+            out.append(
+                f"  {who} surrounds {state.name(t.owner)}'s "
+                f"{'piece' if n == 1 else f'{n} pieces'} on "
+                f"{_list(layout.names_of(t.group))} (fenced by "
+                f"{_list(layout.names_of(t.fence))}): taken off the board."
+            )
         return out
     if r.kind in (RulingKind.CONTROL, RulingKind.NOT_YET):
         v = r.verdict
@@ -67,24 +69,37 @@ def ruling_lines(state: State, r: Ruling) -> list[str]:
         head = f"  {layout.name}: {who} holds {v.holds} of {v.size} positions"
         if r.kind is RulingKind.CONTROL:
             value = _control_value(state, r.hood)
-            return [f"{head}, and no opponent can reduce that in one turn: CONTROL. "
-                    f"{who} is credited ${value:,} and gets a bonus on each of the next three "
-                    "turns; the neighborhood is closed."]
+            return [
+                f"{head}, and no opponent can reduce that in one turn: CONTROL. "
+                f"{who} is credited ${value:,} and gets a bonus on each of the next three "
+                "turns; the neighborhood is closed."
+            ]
         b = v.breach
         assert b is not None
-        takes = (f"taking {_list(layout.names_of(b.taken))}" if b.taken
-                 else f"entering {_list(layout.names_of(b.entered))}")
-        return [f"{head}, but not CONTROL yet: {state.name(b.by)} could play "
-                f"{_list(layout.names_of(b.placed))}, {takes} (down to {b.after})."]
+        takes = (
+            f"taking {_list(layout.names_of(b.taken))}"
+            if b.taken
+            else f"entering {_list(layout.names_of(b.entered))}"
+        )
+        return [
+            f"{head}, but not CONTROL yet: {state.name(b.by)} could play "
+            f"{_list(layout.names_of(b.placed))}, {takes} (down to {b.after})."
+        ]
     if r.kind is RulingKind.STALEMATE:
-        return [f"  {layout.name} is stalemated: nobody can position a piece there any more. "
-                "No CONTROL; the pieces stay."]
+        return [
+            f"  {layout.name} is stalemated: nobody can position a piece there any more. "
+            "No CONTROL; the pieces stay."
+        ]
     if r.kind is RulingKind.DECLARED:
-        return [f"  {who} declares CONTROL of {layout.name}: conceded unless an opponent plays "
-                "into it on their next turn."]
+        return [
+            f"  {who} declares CONTROL of {layout.name}: conceded unless an opponent plays "
+            "into it on their next turn."
+        ]
     if r.kind is RulingKind.WITHHELD:
-        return [f"  {who} plays into the declared territory in {layout.name}: CONTROL is "
-                "withheld, and the declaring player loses one piece there."]
+        return [
+            f"  {who} plays into the declared territory in {layout.name}: CONTROL is "
+            "withheld, and the declaring player loses one piece there."
+        ]
     value = _control_value(state, r.hood)
     return [f"  Nobody challenged: CONTROL of {layout.name} is conceded to {who} (${value:,})."]
 
@@ -98,11 +113,14 @@ def narrate(before: State, action: Action, after: State, viewer: str | None = No
     elif isinstance(action, Roll):
         total = sum(action.faces)
         if before.step is Step.ROLL_FOR_FIRST:
-            lines.append(f"{who} rolls {action.faces[0]} and {action.faces[1]} ({total}) for "
-                         "the first turn.")
+            lines.append(
+                f"{who} rolls {action.faces[0]} and {action.faces[1]} ({total}) for the first turn."
+            )
         else:
-            lines.append(f"{who} rolls {total} for the Breaks of the Game: "
-                         + ("even, a Good Break." if total % 2 == 0 else "odd, a Bad Break."))
+            lines.append(
+                f"{who} rolls {total} for the Breaks of the Game: "
+                + ("even, a Good Break." if total % 2 == 0 else "odd, a Bad Break.")
+            )
     elif isinstance(action, PlayCard):
         assert after.turn is not None and after.turn.card is not None
         card = parse_card(after.turn.card, Deck.PLAYING)
@@ -112,27 +130,43 @@ def narrate(before: State, action: Action, after: State, viewer: str | None = No
         deck = break_deck(before.turn.roll)
         lines.append(f"{who} draws {parse_card(action.card, deck).label}.")
     elif isinstance(action, Draw):
-        lines.append(f"You draw {parse_card(action.card, Deck.PLAYING).label} for your next "
-                     "turn." if you else f"{who} draws a card for the next turn.")
+        lines.append(
+            f"You draw {parse_card(action.card, Deck.PLAYING).label} for your next turn."
+            if you
+            else f"{who} draws a card for the next turn."
+        )
     elif isinstance(action, Finger):
-        owner = next(p.name for s, p in enumerate(before.players) if before.hoods[
-            before.board.index(action.neighborhood)].pieces[s] >> _hood(
-                before, action.neighborhood).index(action.position) & 1)
-        lines.append(f"Fingerman: {who} removes {owner}'s {_piece(before, action.neighborhood)} "
-                     f"on {action.position} in {_hood(before, action.neighborhood).name}.")
+        owner = next(
+            p.name
+            for s, p in enumerate(before.players)
+            if before.hoods[before.board.index(action.neighborhood)].pieces[s]
+            >> _hood(before, action.neighborhood).index(action.position)
+            & 1
+        )
+        lines.append(
+            f"Fingerman: {who} removes {owner}'s {_piece(before, action.neighborhood)} "
+            f"on {action.position} in {_hood(before, action.neighborhood).name}."
+        )
     elif isinstance(action, EndFingerman):
         lines.append(f"{who} removes no more pieces.")
     elif isinstance(action, GiveUp):
-        why = "the penalty for a challenged declaration" if before.step is Step.PENALTY \
+        why = (
+            "the penalty for a challenged declaration"
+            if before.step is Step.PENALTY
             else "the Bad Break"
-        lines.append(f"{who} gives up a {_piece(before, action.neighborhood)} on "
-                     f"{action.position} in {_hood(before, action.neighborhood).name} ({why}).")
+        )
+        lines.append(
+            f"{who} gives up a {_piece(before, action.neighborhood)} on "
+            f"{action.position} in {_hood(before, action.neighborhood).name} ({why})."
+        )
     elif isinstance(action, Sell):
         racket = before.hoods[before.board.index(action.neighborhood)].racket
         half = racket.cost // 2 if racket else 0
-        lines.append(f"{who} converts a {_piece(before, action.neighborhood)} on "
-                     f"{action.position} in {_hood(before, action.neighborhood).name} to "
-                     f"${half:,} to pay the Bad Break.")
+        lines.append(
+            f"{who} converts a {_piece(before, action.neighborhood)} on "
+            f"{action.position} in {_hood(before, action.neighborhood).name} to "
+            f"${half:,} to pay the Bad Break."
+        )
     elif isinstance(action, Place):
         lines += _place_lines(before, action, after)
     elif isinstance(action, Declare):
@@ -141,8 +175,11 @@ def narrate(before: State, action: Action, after: State, viewer: str | None = No
         lines.append(f"{who} ends the turn.")
         if after.cards is Cards.COMPANION and not after.is_over:
             hand = after.players[before.seat(who)].hand
-            lines.append(f"You draw {parse_card(hand, Deck.PLAYING).label} for your next turn."
-                         if you and hand else f"{who} draws a card for the next turn.")
+            lines.append(
+                f"You draw {parse_card(hand, Deck.PLAYING).label} for your next turn."
+                if you and hand
+                else f"{who} draws a card for the next turn."
+            )
     if after.ruled_at == after.moves and after.rulings:
         for r in after.rulings:
             if r.kind is RulingKind.NOT_YET and before.hoods[r.hood].verdict == r.verdict:
@@ -158,8 +195,7 @@ def _place_lines(before: State, action: Place, after: State) -> list[str]:
     racket = after.hoods[i].racket
     assert racket is not None and before.turn is not None and after.turn is not None
     n = len(action.positions)
-    free = before.turn.free_count - after.turn.free_count - (after.turn.voided
-                                                            - before.turn.voided)
+    free = before.turn.free_count - after.turn.free_count - (after.turn.voided - before.turn.voided)
     paid = before.players[before.turn.seat].cash - after.players[after.turn.seat].cash
     how = []
     if free:
@@ -167,10 +203,15 @@ def _place_lines(before: State, action: Place, after: State) -> list[str]:
     if paid:
         how.append(f"${paid:,}")
     article = "an" if racket.card_name[0] in "AEIOU" else "a"
-    opened = (f"; {layout.name} is now {article} {racket.card_name} neighborhood"
-              if before.hoods[i].racket is None else "")
-    lines = [f"{action.player} positions {racket.counted(n)} on {_list(list(action.positions))} "
-             f"in {layout.name} ({', '.join(how) or 'free'}){opened}."]
+    opened = (
+        f"; {layout.name} is now {article} {racket.card_name} neighborhood"
+        if before.hoods[i].racket is None
+        else ""
+    )
+    lines = [
+        f"{action.player} positions {racket.counted(n)} on {_list(list(action.positions))} "
+        f"in {layout.name} ({', '.join(how) or 'free'}){opened}."
+    ]
     if after.turn.voided > before.turn.voided:
         lost = after.turn.voided - before.turn.voided
         lines.append(f"  The card's other {lost} can go nowhere this turn: void.")
@@ -180,25 +221,30 @@ def _place_lines(before: State, action: Place, after: State) -> list[str]:
 def _after(before: State, action: Action, after: State) -> list[str]:
     """What follows on its own: who starts, a new turn's bonuses, the end."""
     lines = []
-    if before.step is Step.ROLL_FOR_FIRST and after.step is Step.ROLL_FOR_FIRST and all(
-            t is None for _, t in after.rolloff):
-        lines.append("A tie: " + _list([after.name(s) for s, _ in after.rolloff])
-                     + " roll again.")
+    if (
+        before.step is Step.ROLL_FOR_FIRST
+        and after.step is Step.ROLL_FOR_FIRST
+        and all(t is None for _, t in after.rolloff)
+    ):
+        lines.append("A tie: " + _list([after.name(s) for s, _ in after.rolloff]) + " roll again.")
     if after.is_over:
         lines.append(f"Game over: {end_reason(after)}.")
         lines.append("THE GODFATHER: " + _list(score(after)["winners"]) + ".")
         return lines
-    if after.turn is not None and (before.turn is None or after.turn.number
-                                   != before.turn.number):
+    if after.turn is not None and (before.turn is None or after.turn.number != before.turn.number):
         p_before = before.players[after.turn.seat]
         p_after = after.players[after.turn.seat]
-        lines.append(f"{p_after.name}'s turn" + (" (the first)" if after.turn.first else "")
-                     + ".")
+        lines.append(f"{p_after.name}'s turn" + (" (the first)" if after.turn.first else "") + ".")
         got = p_after.cash - p_before.cash
         if got > 0 and p_before.bonuses:
             lines.append(f"  {p_after.name} collects ${got:,} in CONTROL bonuses.")
-    if before.turn is not None and after.turn is not None and \
-            after.turn.voided > before.turn.voided and not isinstance(action, Place):
-        lines.append(f"  The card's {after.turn.voided - before.turn.voided} pieces can go "
-                     "nowhere: void.")
+    if (
+        before.turn is not None
+        and after.turn is not None
+        and after.turn.voided > before.turn.voided
+        and not isinstance(action, Place)
+    ):
+        lines.append(
+            f"  The card's {after.turn.voided - before.turn.voided} pieces can go nowhere: void."
+        )
     return lines

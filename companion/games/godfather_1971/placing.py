@@ -29,16 +29,19 @@ def hood_index(state: State, hood: str) -> int:
         return state.board.index(hood)
     except KeyError:
         in_play = ", ".join(layout.id for layout in state.board.layouts)
-        raise MalformedAction(f"{hood!r} is not a neighborhood in play; in play: "
-                              f"{in_play}") from None
+        raise MalformedAction(
+            f"{hood!r} is not a neighborhood in play; in play: {in_play}"
+        ) from None
 
 
 def position_index(layout: Layout, position: str) -> int:
     try:
         return layout.index(position)
     except KeyError:
-        raise MalformedAction(f"{layout.name} has no position {position!r} "
-                              f"(it has {layout.names[0]} to {layout.names[-1]})") from None
+        raise MalformedAction(
+            f"{layout.name} has no position {position!r} "
+            f"(it has {layout.names[0]} to {layout.names[-1]})"
+        ) from None
 
 
 def pieces_word(racket: Racket | None, n: int) -> str:
@@ -84,52 +87,78 @@ def check_place(state: State, action: Place) -> Plan:
     layout = state.board.layouts[i]
     hood = state.hoods[i]
     if hood.controller is not None:
-        raise RuleViolation("Control", f"{layout.name} is closed: {state.name(hood.controller)} "
-                            "has CONTROL there, and no more play can occur on it")
+        raise RuleViolation(
+            "Control",
+            f"{layout.name} is closed: {state.name(hood.controller)} "
+            "has CONTROL there, and no more play can occur on it",
+        )
     if hood.stalemated:
-        raise RuleViolation("Control", f"{layout.name} is stalemated: nobody can position a "
-                            "piece there any more")
-    if turn.first and i not in first_turn_hoods(state) and \
-            len(first_turn_hoods(state)) >= FIRST_TURN_HOODS:
+        raise RuleViolation(
+            "Control", f"{layout.name} is stalemated: nobody can position a piece there any more"
+        )
+    if (
+        turn.first
+        and i not in first_turn_hoods(state)
+        and len(first_turn_hoods(state)) >= FIRST_TURN_HOODS
+    ):
         used = " and ".join(state.board.layouts[j].name for j in sorted(first_turn_hoods(state)))
-        raise RuleViolation("To Start", f"a first turn positions pieces in two neighborhoods; "
-                            f"you have chosen {used}")
+        raise RuleViolation(
+            "To Start",
+            f"a first turn positions pieces in two neighborhoods; you have chosen {used}",
+        )
     racket = hood.racket or action.racket or turn.free
     if racket is None:
-        raise MalformedAction(f"place: nobody has played {layout.name} yet: say which racket "
-                              "(racket: bookie, strongarm, bootlegger, loan-shark or hijacker)")
+        raise MalformedAction(
+            f"place: nobody has played {layout.name} yet: say which racket "
+            "(racket: bookie, strongarm, bootlegger, loan-shark or hijacker)"
+        )
     if hood.racket is not None and action.racket not in (None, hood.racket):
-        raise RuleViolation("The Play C", f"{layout.name}'s racket is {hood.racket.card_name}: "
-                            f"only {hood.racket.pieces} may be positioned there, not "
-                            f"{action.racket.pieces}")
+        raise RuleViolation(
+            "The Play C",
+            f"{layout.name}'s racket is {hood.racket.card_name}: "
+            f"only {hood.racket.pieces} may be positioned there, not "
+            f"{action.racket.pieces}",
+        )
     if turn.free_count and racket is not turn.free:
         assert turn.free is not None
-        raise RuleViolation("The Play A", f"your {turn.free.counted(turn.free_count)} from the "
-                            f"card must be positioned first, and {layout.name} "
-                            + (f"is a {racket.card_name} neighborhood" if hood.racket else
-                               f"would become a {racket.card_name} neighborhood"))
+        raise RuleViolation(
+            "The Play A",
+            f"your {turn.free.counted(turn.free_count)} from the "
+            f"card must be positioned first, and {layout.name} "
+            + (
+                f"is a {racket.card_name} neighborhood"
+                if hood.racket
+                else f"would become a {racket.card_name} neighborhood"
+            ),
+        )
     n = len(action.positions)
     if len(set(action.positions)) != n:
         raise MalformedAction("place: a position is named twice")
     if turn.placed[i] + n > TURN_LIMIT:
-        raise RuleViolation("The Play C", f"no more than three pieces in one neighborhood in a "
-                            f"turn: you have positioned {turn.placed[i]} in {layout.name} "
-                            f"this turn")
+        raise RuleViolation(
+            "The Play C",
+            f"no more than three pieces in one neighborhood in a "
+            f"turn: you have positioned {turn.placed[i]} in {layout.name} "
+            f"this turn",
+        )
     move = 0
     for p in action.positions:
         pos = position_index(layout, p)
         owner = who_holds(state, i, pos)
         if owner is not None:
             whose = "yours" if owner == seat else f"{state.name(owner)}'s"
-            raise RuleViolation("The Play C", f"{p} in {layout.name} is occupied ({whose}): "
-                                "pieces go on unoccupied positions")
+            raise RuleViolation(
+                "The Play C",
+                f"{p} in {layout.name} is occupied ({whose}): pieces go on unoccupied positions",
+            )
         move |= 1 << pos
     free = min(turn.free_count, n) if racket is turn.free else 0
     cost = (n - free) * racket.cost
     cash = state.players[seat].cash
     if cost > cash:
-        raise RuleViolation("The Play B", f"{pieces_word(racket, n - free)} cost ${cost:,}; "
-                            f"you have ${cash:,}")
+        raise RuleViolation(
+            "The Play B", f"{pieces_word(racket, n - free)} cost ${cost:,}; you have ${cash:,}"
+        )
     outcome = place(layout, hood.pieces, seat, move)
     if isinstance(outcome, Forbidden):
         lost = layout.names_of(outcome.group & move)
@@ -138,7 +167,8 @@ def check_place(state: State, action: Place) -> Plan:
             f"{'a piece' if len(lost) == 1 else 'pieces'} on {', '.join(lost)} in {layout.name} "
             f"would be taken at once, surrounded by {state.name(outcome.by)}'s pieces on "
             f"{', '.join(layout.names_of(outcome.fence))}: no piece may be positioned where it "
-            "will immediately be taken, unless it is part of a taking move")
+            "will immediately be taken, unless it is part of a taking move",
+        )
     return Plan(i, move, racket, free, cost, outcome)
 
 
@@ -152,12 +182,26 @@ def apply_place(state: State, action: Place) -> State:
     placed[i] += len(action.positions)
     state = state.with_hood(i, pieces=plan.outcome.pieces, racket=plan.racket)
     state = state.with_player(seat, cash=state.players[seat].cash - plan.cost)
-    state = state.with_turn(placed=tuple(placed), free_count=turn.free_count - plan.free,
-                            free=turn.free if turn.free_count - plan.free else None)
+    state = state.with_turn(
+        placed=tuple(placed),
+        free_count=turn.free_count - plan.free,
+        free=turn.free if turn.free_count - plan.free else None,
+    )
     if plan.outcome.taken:
-        state = replace(state, rulings=(*state.rulings, Ruling(
-            RulingKind.CAPTURE, i, seat, plan.outcome.taken, plan.move,
-            board=plan.outcome.pieces)))
+        state = replace(
+            state,
+            rulings=(
+                *state.rulings,
+                Ruling(
+                    RulingKind.CAPTURE,
+                    i,
+                    seat,
+                    plan.outcome.taken,
+                    plan.move,
+                    board=plan.outcome.pieces,
+                ),
+            ),
+        )
     return settle_free(state)
 
 

@@ -130,8 +130,9 @@ def _likely_place(state: State, rng: random.Random, player: str) -> Place | None
         for pos in bits(layout.dilate(others) & empty):
             outcome = place(layout, hood.pieces, seat, 1 << pos)
             if isinstance(outcome, Placed) and outcome.taken:
-                return Place(player, layout.id, (layout.names[pos],),
-                             None if hood.racket else racket)
+                return Place(
+                    player, layout.id, (layout.names[pos],), None if hood.racket else racket
+                )
     near = layout.around(hood.pieces[seat]) & empty
     pool = near if near and rng.random() < 0.7 else empty
     pos = rng.choice(list(bits(pool)))

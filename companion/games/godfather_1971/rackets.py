@@ -37,7 +37,7 @@ class Racket(StrEnum):
         return TITLE[self]
 
     def counted(self, n: int) -> str:
-        """"1 Bookie", "3 Loan Sharks"."""
+        """ "1 Bookie", "3 Loan Sharks"."""
         return f"{n} {self.piece if n == 1 else self.pieces}"
 
 
@@ -73,7 +73,12 @@ def parse_racket(value: object) -> Racket | None:
         return None
     key = value.strip().lower().replace("_", "-").replace(" ", "-")
     for r in Racket:
-        if key in (r.value, r.piece.lower().replace(" ", "-"), r.pieces.lower().replace(" ", "-"),
-                   r.card_name.lower().replace(" ", "-"), "strongman"):
+        if key in (
+            r.value,
+            r.piece.lower().replace(" ", "-"),
+            r.pieces.lower().replace(" ", "-"),
+            r.card_name.lower().replace(" ", "-"),
+            "strongman",
+        ):
             return r if key != "strongman" else Racket.STRONGARM
     return None

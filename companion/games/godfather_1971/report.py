@@ -29,8 +29,10 @@ def progress(state: State) -> str:
     if state.turn is None:
         return STEP_WORDS[state.step]
     closed = sum(1 for h in state.hoods if not h.open)
-    return (f"turn {state.turn.number}, {state.name(state.turn.seat)}'s "
-            f"({closed} of {len(state.hoods)} neighborhoods closed)")
+    return (
+        f"turn {state.turn.number}, {state.name(state.turn.seat)}'s "
+        f"({closed} of {len(state.hoods)} neighborhoods closed)"
+    )
 
 
 def _initials(state: State) -> list[str]:
@@ -38,8 +40,9 @@ def _initials(state: State) -> list[str]:
     used: set[str] = set()
     out = []
     for p in state.players:
-        letter = next((ch.upper() for ch in p.name + "XYZW" if ch.isalpha()
-                       and ch.upper() not in used), "?")
+        letter = next(
+            (ch.upper() for ch in p.name + "XYZW" if ch.isalpha() and ch.upper() not in used), "?"
+        )
         used.add(letter)
         out.append(letter)
     return out
@@ -47,27 +50,37 @@ def _initials(state: State) -> list[str]:
 
 def summary(state: State) -> str:
     letters = _initials(state)
-    lines = ["Players: " + ", ".join(f"{letters[s]} = {p.name} (${p.cash:,})"
-                                     for s, p in enumerate(state.players))]
+    lines = [
+        "Players: "
+        + ", ".join(f"{letters[s]} = {p.name} (${p.cash:,})" for s, p in enumerate(state.players))
+    ]
     for i, layout in enumerate(state.board.layouts):
         hood = state.hoods[i]
         racket = hood.racket.card_name if hood.racket else "unplayed"
-        status = (f"CONTROL: {state.name(hood.controller)}" if hood.controller is not None
-                  else "stalemated" if hood.stalemated else "open")
+        status = (
+            f"CONTROL: {state.name(hood.controller)}"
+            if hood.controller is not None
+            else "stalemated"
+            if hood.stalemated
+            else "open"
+        )
         lines.append(f"\n{layout.name} ({racket}; {status})")
         cell = {}
         for s, mask in enumerate(hood.pieces):
             for pos in layout.names_of(mask):
                 cell[pos] = letters[s]
-            for pos in layout.names_of(controlled(layout, hood.pieces, s,
-                                                  state.rules.controlled_positions)):
+            for pos in layout.names_of(
+                controlled(layout, hood.pieces, s, state.rules.controlled_positions)
+            ):
                 cell[pos] = letters[s].lower()
         rows = max(r for r, _ in layout.cells) + 1
         cols = max(c for _, c in layout.cells) + 1
         at = {cellrc: layout.names[k] for k, cellrc in enumerate(layout.cells)}
         for r in range(rows):
-            lines.append("  " + " ".join(cell.get(at[(r, c)], ".") if (r, c) in at else " "
-                                         for c in range(cols)))
+            lines.append(
+                "  "
+                + " ".join(cell.get(at[(r, c)], ".") if (r, c) in at else " " for c in range(cols))
+            )
     lines.append("")
     if state.is_over:
         lines.append(f"Game over: {end_reason(state)}.")

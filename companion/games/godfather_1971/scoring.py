@@ -34,12 +34,18 @@ harlem = { player = "Claire", racket = "bookie" }
 """
 
 
-def _result(cash: dict[str, int], credits: dict[str, list[dict[str, Any]]],
-            debt: dict[str, int]) -> dict[str, Any]:
+def _result(
+    cash: dict[str, int], credits: dict[str, list[dict[str, Any]]], debt: dict[str, int]
+) -> dict[str, Any]:
     totals = {n: cash[n] - debt.get(n, 0) + sum(c["value"] for c in credits[n]) for n in cash}
     best = max(totals.values())
-    return {"totals": totals, "winners": [n for n, t in totals.items() if t == best],
-            "cash": cash, "credits": credits, "debt": debt}
+    return {
+        "totals": totals,
+        "winners": [n for n, t in totals.items() if t == best],
+        "cash": cash,
+        "credits": credits,
+        "debt": debt,
+    }
 
 
 def score(state: State) -> dict[str, Any]:
@@ -48,9 +54,14 @@ def score(state: State) -> dict[str, Any]:
     credits: dict[str, list[dict[str, Any]]] = {p.name: [] for p in state.players}
     for i, hood in enumerate(state.hoods):
         if hood.controller is not None and hood.racket is not None:
-            credits[state.name(hood.controller)].append({
-                "neighborhood": state.board.layouts[i].id, "name": state.board.layouts[i].name,
-                "racket": hood.racket.value, "value": state.board.value(i, hood.racket)})
+            credits[state.name(hood.controller)].append(
+                {
+                    "neighborhood": state.board.layouts[i].id,
+                    "name": state.board.layouts[i].name,
+                    "racket": hood.racket.value,
+                    "value": state.board.value(i, hood.racket),
+                }
+            )
     return _result(cash, credits, {p.name: p.debt for p in state.players if p.debt})
 
 
@@ -75,11 +86,15 @@ def score_position(text: str, files: Files) -> dict[str, Any]:
         raise PositionError(f"not valid TOML: {exc}") from None
     known = {"players", "cash", "control"}
     if set(data) - known:
-        raise PositionError(f"unknown keys {', '.join(sorted(set(data) - known))}; use: "
-                            f"{', '.join(sorted(known))}")
+        raise PositionError(
+            f"unknown keys {', '.join(sorted(set(data) - known))}; use: {', '.join(sorted(known))}"
+        )
     players = data.get("players")
-    if not (isinstance(players, list) and 2 <= len(players) <= 4
-            and all(isinstance(p, str) and p for p in players)):
+    if not (
+        isinstance(players, list)
+        and 2 <= len(players) <= 4
+        and all(isinstance(p, str) and p for p in players)
+    ):
         raise PositionError(f"players must list the 2 to 4 names, e.g.\n{POSITION_EXAMPLE}")
     if len(set(players)) != len(players):
         raise PositionError("a player is listed twice in players")
@@ -102,20 +117,28 @@ def score_position(text: str, files: Files) -> dict[str, Any]:
         raise PositionError("[control] is a table: neighborhood = { player, racket }")
     for hood, entry in control.items():
         if hood not in hoods:
-            raise PositionError(f"[control] {hood!r} is no neighborhood; they are "
-                                + ", ".join(hoods))
+            raise PositionError(
+                f"[control] {hood!r} is no neighborhood; they are " + ", ".join(hoods)
+            )
         if not isinstance(entry, dict) or set(entry) != {"player", "racket"}:
             raise PositionError(f'[control] {hood} = {{ player = "Name", racket = "bookie" }}')
         if entry["player"] not in players:
             raise PositionError(f"[control] {hood}: {entry['player']!r} is not in players")
         racket = parse_racket(entry["racket"])
         if racket is None:
-            raise PositionError(f"[control] {hood}: racket {entry['racket']!r} is none of "
-                                + ", ".join(r.value for r in Racket))
+            raise PositionError(
+                f"[control] {hood}: racket {entry['racket']!r} is none of "
+                + ", ".join(r.value for r in Racket)
+            )
         name = next(layout.name for layout in board.layouts if layout.id == hood)
-        credits[entry["player"]].append({"neighborhood": hood, "name": name,
-                                         "racket": racket.value,
-                                         "value": board.card.value(hood, racket)})
+        credits[entry["player"]].append(
+            {
+                "neighborhood": hood,
+                "name": name,
+                "racket": racket.value,
+                "value": board.card.value(hood, racket),
+            }
+        )
     return _result({p: cash.get(p, 0) for p in players}, credits, {})
 
 

@@ -193,7 +193,8 @@ class State:
             if p.name == name:
                 return i
         raise MalformedAction(
-            f"{name!r} is not at this table; players: {', '.join(p.name for p in self.players)}")
+            f"{name!r} is not at this table; players: {', '.join(p.name for p in self.players)}"
+        )
 
     def name(self, seat: int) -> str:
         return self.players[seat].name
@@ -228,14 +229,14 @@ class State:
     def open_hoods(self) -> list[int]:
         return [i for i, h in enumerate(self.hoods) if h.open]
 
-    def own_pieces(self, seat: int, racket: Racket | None = None,
-                   stalemated: bool = False) -> list[tuple[int, int]]:
+    def own_pieces(
+        self, seat: int, racket: Racket | None = None, stalemated: bool = False
+    ) -> list[tuple[int, int]]:
         """(neighborhood, position) of every piece ``seat`` has in open neighborhoods (and
         stalemated ones, if asked), of one racket if given."""
         out = []
         for i, h in enumerate(self.hoods):
-            if (h.open or (stalemated and h.stalemated)) and (racket is None
-                                                              or h.racket is racket):
+            if (h.open or (stalemated and h.stalemated)) and (racket is None or h.racket is racket):
                 m = h.pieces[seat]
                 while m:
                     low = m & -m

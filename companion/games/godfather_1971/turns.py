@@ -57,19 +57,28 @@ def receive(state: State, seat: int, amount: int) -> State:
 def after_setup(state: State) -> State:
     """The decks are ready: roll for the first player, or the first seat begins."""
     if state.rules.first_player == "roll":
-        return replace(state, step=Step.ROLL_FOR_FIRST,
-                       rolloff=tuple((s, None) for s in range(len(state.players))))
+        return replace(
+            state,
+            step=Step.ROLL_FOR_FIRST,
+            rolloff=tuple((s, None) for s in range(len(state.players))),
+        )
     return start_turn(state, 0)
 
 
 def shuffle(state: State, action: Shuffle) -> State:
     decks = state.board.decks
-    for deck, given in ((Deck.PLAYING, action.playing), (Deck.GOOD, action.good),
-                        (Deck.BAD, action.bad)):
+    for deck, given in (
+        (Deck.PLAYING, action.playing),
+        (Deck.GOOD, action.good),
+        (Deck.BAD, action.bad),
+    ):
         if sorted(given) != sorted(decks.of(deck)):
-            raise RuleViolation("Preparation", f"{deck.phrase} is {len(decks.of(deck))} cards "
-                                "(docs/godfather-1971.md); the shuffle must list each once, "
-                                f"in its new order ({len(given)} listed)")
+            raise RuleViolation(
+                "Preparation",
+                f"{deck.phrase} is {len(decks.of(deck))} cards "
+                "(docs/godfather-1971.md); the shuffle must list each once, "
+                f"in its new order ({len(given)} listed)",
+            )
     return after_setup(replace(state, deck=action.playing, good=action.good, bad=action.bad))
 
 
@@ -81,8 +90,12 @@ def roll_for_first(state: State, action: Roll) -> State:
     seat = state.seat(action.player)
     if next_roller(state) != seat:
         who = next_roller(state)
-        raise RuleViolation("To Start", f"it is {state.name(who)}'s roll for the first turn"
-                            if who is not None else "every player has rolled")
+        raise RuleViolation(
+            "To Start",
+            f"it is {state.name(who)}'s roll for the first turn"
+            if who is not None
+            else "every player has rolled",
+        )
     total = sum(action.faces)
     rolloff = tuple((s, total if s == seat else t) for s, t in state.rolloff)
     state = replace(state, rolloff=rolloff)
@@ -103,8 +116,9 @@ def start_turn(state: State, seat: int) -> State:
     held card (every turn but the first)."""
     p = state.players[seat]
     number = state.turn.number + 1 if state.turn is not None else 1
-    state = replace(state, turn=Turn(seat, number, not p.started, (0,) * len(state.hoods)),
-                    step=Step.PLACE)
+    state = replace(
+        state, turn=Turn(seat, number, not p.started, (0,) * len(state.hoods)), step=Step.PLACE
+    )
     if p.started:
         state = concede(state, seat)
         if all_closed(state):
@@ -153,7 +167,7 @@ def play_card(state: State, action: PlayCard) -> State:
 
 
 def fingerman(state: State) -> State:
-    """"The Player who draws this card may remove any three of his opponents' pieces from the
+    """ "The Player who draws this card may remove any three of his opponents' pieces from the
     board": none to remove, and the card is void."""
     assert state.turn is not None
     if not opponents_pieces(state, state.turn.seat):
@@ -188,9 +202,12 @@ def break_card(state: State, action: BreakCard) -> State:
     try:
         card = parse_card(action.card, deck)
     except CardError as exc:
-        raise RuleViolation("The Cards", f"the roll was {sum(state.turn.roll)}, "
-                            f"{'even' if deck is Deck.GOOD else 'odd'}: the card comes from "
-                            f"{deck.phrase}. {exc}") from None
+        raise RuleViolation(
+            "The Cards",
+            f"the roll was {sum(state.turn.roll)}, "
+            f"{'even' if deck is Deck.GOOD else 'odd'}: the card comes from "
+            f"{deck.phrase}. {exc}",
+        ) from None
     return apply_break(state, card)
 
 
@@ -240,8 +257,7 @@ def remove(state: State, seat: int, i: int, pos: int) -> State:
     return state.with_hood(i, pieces=pieces)
 
 
-def _piece(state: State, action: PieceAct, stalemated: bool = False
-           ) -> tuple[int, int, int | None]:
+def _piece(state: State, action: PieceAct, stalemated: bool = False) -> tuple[int, int, int | None]:
     """(neighborhood, position, whose piece) an action names; closed neighborhoods refused
     (a stalemated one's pieces may still pay a Bad Break, if ``stalemated``)."""
     i = hood_index(state, action.neighborhood)
@@ -259,8 +275,11 @@ def finger(state: State, action: Finger) -> State:
     i, pos, owner = _piece(state, action)
     if owner is None or owner == seat:
         where = f"{action.position} in {state.board.layouts[i].name}"
-        raise RuleViolation("The Cards", f"the Fingerman removes opponents' pieces; {where} is "
-                            + ("empty" if owner is None else "yours"))
+        raise RuleViolation(
+            "The Cards",
+            f"the Fingerman removes opponents' pieces; {where} is "
+            + ("empty" if owner is None else "yours"),
+        )
     left = state.turn.fingers - 1
     state = remove(state, owner, i, pos).with_turn(fingers=left)
     if left == 0 or not opponents_pieces(state, seat):
@@ -279,12 +298,15 @@ def give_up(state: State, action: GiveUp) -> State:
     i, pos, owner = _piece(state, action, stalemated=state.step is Step.LOSE_PIECES)
     name = state.board.layouts[i].name
     if owner != turn.seat:
-        raise RuleViolation("The Cards" if state.step is Step.LOSE_PIECES else "Control",
-                            f"{action.position} in {name} is not one of your pieces")
+        raise RuleViolation(
+            "The Cards" if state.step is Step.LOSE_PIECES else "Control",
+            f"{action.position} in {name} is not one of your pieces",
+        )
     if state.step is Step.PENALTY:
         if turn.penalty is not None and i != turn.penalty:
-            raise RuleViolation("Control", "the penalty is a piece in "
-                                f"{state.board.layouts[turn.penalty].name}")
+            raise RuleViolation(
+                "Control", f"the penalty is a piece in {state.board.layouts[turn.penalty].name}"
+            )
         state = remove(state, owner, i, pos)
         p = state.players[owner]
         state = state.with_player(owner, penalties=p.penalties[1:])
@@ -293,8 +315,10 @@ def give_up(state: State, action: GiveUp) -> State:
     if racket is not turn.lose:
         # A piece is on the board, so its neighborhood has a racket; the step has a Bad Break.
         assert racket is not None and turn.lose is not None
-        raise RuleViolation("The Cards", f"the Bad Break takes {turn.lose.pieces}; {name} is a "
-                            f"{racket.card_name} neighborhood")
+        raise RuleViolation(
+            "The Cards",
+            f"the Bad Break takes {turn.lose.pieces}; {name} is a {racket.card_name} neighborhood",
+        )
     state = remove(state, owner, i, pos)
     left = turn.lose_count - 1
     state = state.with_turn(lose_count=left, lose=turn.lose if left else None)
@@ -308,8 +332,10 @@ def sell(state: State, action: PieceAct) -> State:
     assert turn is not None
     i, pos, owner = _piece(state, action, stalemated=True)
     if owner != turn.seat:
-        raise RuleViolation("The Cards", f"{action.position} in {state.board.layouts[i].name} "
-                            "is not one of your pieces")
+        raise RuleViolation(
+            "The Cards",
+            f"{action.position} in {state.board.layouts[i].name} is not one of your pieces",
+        )
     racket = state.hoods[i].racket
     assert racket is not None
     state = remove(state, owner, i, pos)
@@ -322,12 +348,18 @@ def end_turn(state: State, action: EndTurn) -> State:
     assert turn is not None
     if turn.free_count:
         assert turn.free is not None
-        raise RuleViolation("The Play A", f"the card's {turn.free.counted(turn.free_count)} must "
-                            "be positioned first, free of charge")
+        raise RuleViolation(
+            "The Play A",
+            f"the card's {turn.free.counted(turn.free_count)} must "
+            "be positioned first, free of charge",
+        )
     if turn.first and len(first_turn_hoods(state)) < first_turn_needs(state):
-        raise RuleViolation("To Start", "the first turn positions one to three pieces in each "
-                            f"of {first_turn_needs(state)} neighborhoods; you have used "
-                            f"{len(first_turn_hoods(state))}")
+        raise RuleViolation(
+            "To Start",
+            "the first turn positions one to three pieces in each "
+            f"of {first_turn_needs(state)} neighborhoods; you have used "
+            f"{len(first_turn_hoods(state))}",
+        )
     state = state.with_player(turn.seat, started=True)
     state = end_of_turn(state)
     if all_closed(state):

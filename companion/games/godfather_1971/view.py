@@ -73,12 +73,21 @@ def verdict_json(state: State, layout: Layout, verdict: Verdict) -> dict[str, An
 
 def ruling_json(state: State, r: Ruling) -> dict[str, Any]:
     layout = state.board.layouts[r.hood]
-    out: dict[str, Any] = {"kind": r.kind.value, "neighborhood": layout.id,
-                           "player": state.name(r.seat)}
+    out: dict[str, Any] = {
+        "kind": r.kind.value,
+        "neighborhood": layout.id,
+        "player": state.name(r.seat),
+    }
     if r.kind is RulingKind.CAPTURE:
         out["placed"] = _positions(layout, r.placed)
-        out["taken"] = [{"owner": state.name(t.owner), "positions": _positions(layout, t.group),
-                         "fence": _positions(layout, t.fence)} for t in r.taken]
+        out["taken"] = [
+            {
+                "owner": state.name(t.owner),
+                "positions": _positions(layout, t.group),
+                "fence": _positions(layout, t.fence),
+            }
+            for t in r.taken
+        ]
     if r.kind is RulingKind.WITHHELD:
         out["placed"] = _positions(layout, r.placed)
     if r.verdict is not None:
@@ -94,26 +103,39 @@ def hood_json(state: State, i: int) -> dict[str, Any]:
     mode = state.rules.controlled_positions
     seats = range(len(state.players))
     enclosed = tuple(controlled(layout, hood.pieces, s, mode) for s in seats)
-    status = ("controlled" if hood.controller is not None
-              else "stalemated" if hood.stalemated else "open")
+    status = (
+        "controlled" if hood.controller is not None else "stalemated" if hood.stalemated else "open"
+    )
     return {
         "id": layout.id,
         "name": layout.name,
         "size": layout.size,
         "needs": layout.size // 2 + 1,
-        "racket": (None if hood.racket is None else
-                   {"id": hood.racket.value, "title": hood.racket.card_name,
-                    "piece": hood.racket.piece, "cost": hood.racket.cost,
-                    "value": state.board.value(i, hood.racket)}),
+        "racket": (
+            None
+            if hood.racket is None
+            else {
+                "id": hood.racket.value,
+                "title": hood.racket.card_name,
+                "piece": hood.racket.piece,
+                "cost": hood.racket.cost,
+                "value": state.board.value(i, hood.racket),
+            }
+        ),
         "status": status,
         "controller": state.name(hood.controller) if hood.controller is not None else None,
         "pieces": _by_position(state, layout, hood.pieces),
         "enclosed": _by_position(state, layout, enclosed),
         "held": {state.name(s): holds(layout, hood.pieces, s, mode) for s in seats},
         "placed_this_turn": state.turn.placed[i] if state.turn is not None else 0,
-        "declared": (None if hood.declared is None else
-                     {"player": state.name(hood.declared.seat),
-                      "territory": _positions(layout, hood.declared.territory)}),
+        "declared": (
+            None
+            if hood.declared is None
+            else {
+                "player": state.name(hood.declared.seat),
+                "territory": _positions(layout, hood.declared.territory),
+            }
+        ),
         "check": verdict_json(state, layout, hood.verdict) if hood.verdict else None,
         "placeholder_shape": layout.placeholder,
     }
@@ -129,14 +151,20 @@ def turn_json(state: State) -> dict[str, Any] | None:
         "number": t.number,
         "first": t.first,
         "card": card_json(t.card, Deck.PLAYING),
-        "free": ({"racket": t.free.value, "piece": t.free.piece, "count": t.free_count}
-                 if t.free is not None and t.free_count else None),
+        "free": (
+            {"racket": t.free.value, "piece": t.free.piece, "count": t.free_count}
+            if t.free is not None and t.free_count
+            else None
+        ),
         "voided": t.voided,
         "roll": list(t.roll),
         "break_card": card_json(t.break_card, deck) if t.break_card else None,
         "fingers": t.fingers if state.step is Step.FINGERMAN else 0,
-        "lose": ({"racket": t.lose.value, "piece": t.lose.piece, "count": t.lose_count}
-                 if t.lose is not None and t.lose_count else None),
+        "lose": (
+            {"racket": t.lose.value, "piece": t.lose.piece, "count": t.lose_count}
+            if t.lose is not None and t.lose_count
+            else None
+        ),
         "owed": t.owed,
         "penalty": state.board.layouts[t.penalty].id if t.penalty is not None else None,
     }
@@ -153,11 +181,15 @@ def player_view(state: State, viewer: str | None) -> dict[str, Any]:
             "debt": p.debt,
             "holds_card": p.hand is not None,
             "credits": [{"neighborhood": h, "value": v} for h, v in p.credits],
-            "bonuses": [{"neighborhood": b.hood, "amount": b.amount, "turns": b.turns}
-                        for b in p.bonuses],
+            "bonuses": [
+                {"neighborhood": b.hood, "amount": b.amount, "turns": b.turns} for b in p.bonuses
+            ],
             "penalties": [state.board.layouts[i].id for i in p.penalties],
-            "pieces": sum(len(state.board.layouts[i].names_of(h.pieces[seat]))
-                          for i, h in enumerate(state.hoods) if h.controller is None),
+            "pieces": sum(
+                len(state.board.layouts[i].names_of(h.pieces[seat]))
+                for i, h in enumerate(state.hoods)
+                if h.controller is None
+            ),
         }
         if p.name == viewer:
             entry["hand"] = card_json(p.hand, Deck.PLAYING)
@@ -175,11 +207,15 @@ def player_view(state: State, viewer: str | None) -> dict[str, Any]:
         "rulings": [ruling_json(state, r) for r in state.rulings],
         "ruled_at": state.ruled_at,
         "rolloff": {state.name(s): t for s, t in state.rolloff},
-        "decks": ({"playing": len(state.deck), "good": len(state.good), "bad": len(state.bad)}
-                  if state.cards is Cards.COMPANION else None),
-        "waiting": [{"player": w.player, "does": w.does,
-                     **({"dice": w.dice.count} if w.dice else {})}
-                    for w in waiting_for(state)],
+        "decks": (
+            {"playing": len(state.deck), "good": len(state.good), "bad": len(state.bad)}
+            if state.cards is Cards.COMPANION
+            else None
+        ),
+        "waiting": [
+            {"player": w.player, "does": w.does, **({"dice": w.dice.count} if w.dice else {})}
+            for w in waiting_for(state)
+        ],
         "options": options_to_dict(state.rules),
     }
     if state.is_over:
@@ -203,8 +239,9 @@ def action_view(before: State, action: Action, viewer: str | None) -> dict[str, 
 def scramble(state: State, viewer: str | None, rng: random.Random) -> State:
     """``state`` with every secret ``viewer`` may not see drawn anew: the other players' held
     cards and the order of the companion's decks."""
-    held = {s: p.hand for s, p in enumerate(state.players)
-            if p.name != viewer and p.hand is not None}
+    held = {
+        s: p.hand for s, p in enumerate(state.players) if p.name != viewer and p.hand is not None
+    }
     players = list(state.players)
     if state.cards is Cards.COMPANION:
         pool = [*state.deck, *held.values()]
@@ -214,8 +251,9 @@ def scramble(state: State, viewer: str | None, rng: random.Random) -> State:
         good, bad = list(state.good), list(state.bad)
         rng.shuffle(good)
         rng.shuffle(bad)
-        return replace(state, players=tuple(players), deck=tuple(pool), good=tuple(good),
-                       bad=tuple(bad))
+        return replace(
+            state, players=tuple(players), deck=tuple(pool), good=tuple(good), bad=tuple(bad)
+        )
     kinds = state.board.decks.playing
     for s in held:
         players[s] = replace(players[s], hand=rng.choice(kinds))

@@ -233,9 +233,32 @@ class EndTurn(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.TYPE: cls
-    for cls in (Roll, TakeDeed, DonCardDealt, PlayDon, Buy, Decline, Bid, Pass, Draw, Build,
-                Sell, Mortgage, Unmortgage, KeepMortgaged, PayFine, UseJailCard,
-                TryDoubles, AskRent, Propose, Accept, Reject, Withdraw, Bankrupt, EndTurn)
+    for cls in (
+        Roll,
+        TakeDeed,
+        DonCardDealt,
+        PlayDon,
+        Buy,
+        Decline,
+        Bid,
+        Pass,
+        Draw,
+        Build,
+        Sell,
+        Mortgage,
+        Unmortgage,
+        KeepMortgaged,
+        PayFine,
+        UseJailCard,
+        TryDoubles,
+        AskRent,
+        Propose,
+        Accept,
+        Reject,
+        Withdraw,
+        Bankrupt,
+        EndTurn,
+    )
 }
 
 
@@ -252,8 +275,11 @@ class Setup:
     dons: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "setup", "game": GAME_ID,
-                               "players": [s.to_json() for s in self.seats]}
+        out: dict[str, Any] = {
+            "type": "setup",
+            "game": GAME_ID,
+            "players": [s.to_json() for s in self.seats],
+        }
         for key in ("board", "cards", "dons"):
             if getattr(self, key):
                 out[key] = getattr(self, key)
@@ -276,8 +302,11 @@ class Setup:
             if ref is not None and not (isinstance(ref, str) and ref):
                 raise MalformedAction(f"{key} must be the name of a {key} file")
             files[key] = ref
-        return cls(parse_seats(data.get("players")),
-                   options_from_dict(HouseRules, data.get("options")), **files)
+        return cls(
+            parse_seats(data.get("players")),
+            options_from_dict(HouseRules, data.get("options")),
+            **files,
+        )
 
 
 def _is_int(v: Any) -> TypeGuard[int]:
@@ -311,10 +340,12 @@ def _convert(kind: str, key: str, value: Any, hint: str) -> Any:
             raise MalformedAction(f"{kind}: {key} must be a non-empty string, not {value!r}")
         return value
     if hint == "tuple[int, ...]":
-        if not (isinstance(value, list) and len(value) == 2
-                and all(_is_int(v) and 1 <= v <= 6 for v in value)):
-            raise MalformedAction(f"{kind}: {key} must be the two dice, e.g. [3, 5], "
-                                  f"not {value!r}")
+        if not (
+            isinstance(value, list)
+            and len(value) == 2
+            and all(_is_int(v) and 1 <= v <= 6 for v in value)
+        ):
+            raise MalformedAction(f"{kind}: {key} must be the two dice, e.g. [3, 5], not {value!r}")
         return tuple(value)
     if hint == "Offer":
         return _offer(kind, key, value)
@@ -329,12 +360,15 @@ def action_from_dict(data: Any) -> Action:
     cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None or not isinstance(kind, str):
         raise MalformedAction(
-            f"unknown action type {kind!r}; known: {', '.join(sorted(ACTION_TYPES))}")
+            f"unknown action type {kind!r}; known: {', '.join(sorted(ACTION_TYPES))}"
+        )
     by_key = {f.name: f for f in fields(cls)}
     unknown = set(data) - set(by_key) - {"type"}
     if unknown:
-        raise MalformedAction(f"{kind} does not take {', '.join(sorted(unknown))}; "
-                              f"it takes: {', '.join(sorted(by_key))}")
+        raise MalformedAction(
+            f"{kind} does not take {', '.join(sorted(unknown))}; "
+            f"it takes: {', '.join(sorted(by_key))}"
+        )
     kwargs: dict[str, Any] = {}
     for key, f in by_key.items():
         if key not in data:

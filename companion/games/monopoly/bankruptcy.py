@@ -28,13 +28,19 @@ from companion.protocol.errors import RuleViolation
 
 def bankrupt(state: State, seat: int, action: Bankrupt) -> State:
     if hold(state) is not Hold.DEBT or state.debts[0].debtor != seat:
-        raise RuleViolation(Rule.DEBT, f"{state.name(seat)} owes nothing unpaid: only a debt "
-                            "that cannot be paid makes a player bankrupt")
+        raise RuleViolation(
+            Rule.DEBT,
+            f"{state.name(seat)} owes nothing unpaid: only a debt "
+            "that cannot be paid makes a player bankrupt",
+        )
     debt = state.debts[0]
     can = liquidation_value(state, seat)
     if can >= debt.amount:
-        raise RuleViolation(Rule.DEBT, f"{state.name(seat)} owes ${debt.amount} and can raise "
-                            f"${can} by selling buildings and mortgaging: raise it and pay")
+        raise RuleViolation(
+            Rule.DEBT,
+            f"{state.name(seat)} owes ${debt.amount} and can raise "
+            f"${can} by selling buildings and mortgaging: raise it and pay",
+        )
     return go_bankrupt(state, seat, debt.creditor)
 
 
@@ -44,8 +50,9 @@ def _raise_everything(state: State, seat: int) -> State:
         cash = building_sale_value(state, space)
         if not state.holding(space).mortgaged:
             cash += state.board.spaces[space].mortgage
-        state = state.pay(seat, -cash).with_holding(space, hideouts=0, compound=False,
-                                                    mortgaged=True)
+        state = state.pay(seat, -cash).with_holding(
+            space, hideouts=0, compound=False, mortgaged=True
+        )
     return state
 
 
@@ -58,8 +65,7 @@ def go_bankrupt(state: State, seat: int, creditor: int | None) -> State:
     if creditor is not None:
         cards = state.players[seat].jail_cards
         c = state.players[creditor]
-        state = state.with_player(creditor, cash=c.cash + cash,
-                                  jail_cards=(*c.jail_cards, *cards))
+        state = state.with_player(creditor, cash=c.cash + cash, jail_cards=(*c.jail_cards, *cards))
         for space in deeds:
             state = state.with_holding(space, owner=creditor)
         fees = () if speed else tuple((creditor, s) for s in deeds)
@@ -76,12 +82,18 @@ def go_bankrupt(state: State, seat: int, creditor: int | None) -> State:
         fees=tuple(f for f in state.fees if f[0] != seat),
         out_order=(*state.out_order, seat),
     )
-    state = state.log(EventKind.BANKRUPT, f"{name} is bankrupt: {who(state, creditor)} gets "
-                      f"${cash}" + (f" and {len(deeds)} properties" if deeds else "") + ".",
-                      seat, cash)
+    state = state.log(
+        EventKind.BANKRUPT,
+        f"{name} is bankrupt: {who(state, creditor)} gets "
+        f"${cash}" + (f" and {len(deeds)} properties" if deeds else "") + ".",
+        seat,
+        cash,
+    )
     if speed:
-        return end_game(state, f"{name} went bankrupt: Speed Play ends and the players still "
-                        "in count their fortunes")
+        return end_game(
+            state,
+            f"{name} went bankrupt: Speed Play ends and the players still in count their fortunes",
+        )
     if len(state.active) == 1:
         winner = state.name(state.active[0])
         return end_game(state, f"{winner} is the last player standing")
@@ -91,6 +103,16 @@ def go_bankrupt(state: State, seat: int, creditor: int | None) -> State:
 
 
 def end_game(state: State, why: str) -> State:
-    state = replace(state, phase=Phase.OVER, end=why, auction=None, lots=(), deal=None,
-                    debts=(), fees=(), placing=None, claims=())
+    state = replace(
+        state,
+        phase=Phase.OVER,
+        end=why,
+        auction=None,
+        lots=(),
+        deal=None,
+        debts=(),
+        fees=(),
+        placing=None,
+        claims=(),
+    )
     return state.log(EventKind.BANKRUPT, f"Game over: {why}.")

@@ -104,11 +104,12 @@ class Board:
     def __post_init__(self) -> None:
         kinds = {k: tuple(s.index for s in self.spaces if s.kind is k) for k in Kind}
         groups = {g.id: g.spaces for g in self.groups}
-        sets = tuple(groups[s.group] if s.kind is Kind.LOCATION and s.group else kinds[s.kind]
-                     for s in self.spaces)
+        sets = tuple(
+            groups[s.group] if s.kind is Kind.LOCATION and s.group else kinds[s.kind]
+            for s in self.spaces
+        )
         object.__setattr__(self, "jail", kinds[Kind.JAIL][0])
-        object.__setattr__(self, "properties", tuple(s.index for s in self.spaces
-                                                     if s.is_property))
+        object.__setattr__(self, "properties", tuple(s.index for s in self.spaces if s.is_property))
         object.__setattr__(self, "_kinds", kinds)
         object.__setattr__(self, "_sets", sets)
 

@@ -35,12 +35,14 @@ def draw(state: State, seat: int, action: Draw) -> State:
     deck = state.drawing
     assert deck is not None
     if card is None or card.deck is not deck:
-        raise RuleViolation(Rule.CARDS, f"{action.card!r} is not a card of the "
-                            f"{deck.value.capitalize()} deck")
+        raise RuleViolation(
+            Rule.CARDS, f"{action.card!r} is not a card of the {deck.value.capitalize()} deck"
+        )
     holder = next((p.name for p in state.players if card.id in p.jail_cards), None)
     if holder is not None:
-        raise RuleViolation(Rule.CARDS, f"{holder} holds that Get Out of Jail Free card: it is "
-                            "not in the deck")
+        raise RuleViolation(
+            Rule.CARDS, f"{holder} holds that Get Out of Jail Free card: it is not in the deck"
+        )
     state = state.log(EventKind.CARD, f"{state.name(seat)}'s card: {card.text}", seat)
     return follow(state, seat, card)
 
@@ -52,8 +54,11 @@ def follow(state: State, seat: int, card: Card) -> State:
     match card.effect:
         case Effect.COLLECT:
             state = state.pay(seat, -card.amount)
-            return finish_landing(state.log(EventKind.PAY, f"The Bank pays {me.name} "
-                                            f"${card.amount}.", seat, card.amount))
+            return finish_landing(
+                state.log(
+                    EventKind.PAY, f"The Bank pays {me.name} ${card.amount}.", seat, card.amount
+                )
+            )
         case Effect.PAY:
             return finish_landing(charge(state, seat, None, card.amount, "the card"))
         case Effect.PAY_EACH:
@@ -78,8 +83,13 @@ def follow(state: State, seat: int, card: Card) -> State:
         case Effect.GO_BACK:
             to = (me.position - card.steps) % size
             state = state.with_player(seat, position=to)
-            state = state.log(EventKind.MOVE, f"{me.name} goes back {card.steps} to "
-                              f"{state.space_name(to)}.", seat, -card.steps, to)
+            state = state.log(
+                EventKind.MOVE,
+                f"{me.name} goes back {card.steps} to {state.space_name(to)}.",
+                seat,
+                -card.steps,
+                to,
+            )
             return land(state, seat)
         case Effect.GO_TO_JAIL:
             return go_to_jail(state, seat, "the card")
@@ -91,6 +101,9 @@ def follow(state: State, seat: int, card: Card) -> State:
             hideouts = sum(state.holding(i).hideouts for i in owned)
             compounds = sum(state.holding(i).compound for i in owned)
             total = card.amount * hideouts + card.per_compound * compounds
-            return finish_landing(charge(state, seat, None, total, f"repairs: {hideouts} "
-                                         f"Hideouts, {compounds} Compounds"))
+            return finish_landing(
+                charge(
+                    state, seat, None, total, f"repairs: {hideouts} Hideouts, {compounds} Compounds"
+                )
+            )
     raise AssertionError(f"an effect this module forgot: {card.effect}")

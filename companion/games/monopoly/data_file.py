@@ -40,22 +40,41 @@ _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 _BANK_FIELDS = {
-    "start_cash": int, "salary": int, "jail_fine": int, "jail_rolls": int, "hideouts": int,
-    "compounds": int, "hideouts_per_compound": int, "speed_hideouts_per_compound": int,
-    "speed_deeds": int, "mortgage_interest": int, "vehicle_rents": list,
+    "start_cash": int,
+    "salary": int,
+    "jail_fine": int,
+    "jail_rolls": int,
+    "hideouts": int,
+    "compounds": int,
+    "hideouts_per_compound": int,
+    "speed_hideouts_per_compound": int,
+    "speed_deeds": int,
+    "mortgage_interest": int,
+    "vehicle_rents": list,
     "utility_multipliers": list,
 }
 _SPACE_FIELDS = {
-    Kind.GO: (), Kind.JAIL: (), Kind.FREE_PARKING: (), Kind.GO_TO_JAIL: (),
+    Kind.GO: (),
+    Kind.JAIL: (),
+    Kind.FREE_PARKING: (),
+    Kind.GO_TO_JAIL: (),
     Kind.LOCATION: ("group", "price", "rents", "building_cost", "mortgage"),
-    Kind.VEHICLE: ("price", "mortgage"), Kind.UTILITY: ("price", "mortgage"),
-    Kind.TAX: ("tax",), Kind.CARD: ("deck",),
+    Kind.VEHICLE: ("price", "mortgage"),
+    Kind.UTILITY: ("price", "mortgage"),
+    Kind.TAX: ("tax",),
+    Kind.CARD: ("deck",),
 }
 _EFFECT_FIELDS = {
-    Effect.COLLECT: ("amount",), Effect.PAY: ("amount",), Effect.PAY_EACH: ("amount",),
-    Effect.COLLECT_EACH: ("amount",), Effect.MOVE_TO: ("space",),
-    Effect.MOVE_TO_NEAREST: ("kind", "multiplier"), Effect.GO_BACK: ("steps",),
-    Effect.GO_TO_JAIL: (), Effect.JAIL_FREE: (), Effect.REPAIRS: ("amount", "per_compound"),
+    Effect.COLLECT: ("amount",),
+    Effect.PAY: ("amount",),
+    Effect.PAY_EACH: ("amount",),
+    Effect.COLLECT_EACH: ("amount",),
+    Effect.MOVE_TO: ("space",),
+    Effect.MOVE_TO_NEAREST: ("kind", "multiplier"),
+    Effect.GO_BACK: ("steps",),
+    Effect.GO_TO_JAIL: (),
+    Effect.JAIL_FREE: (),
+    Effect.REPAIRS: ("amount", "per_compound"),
 }
 
 
@@ -119,18 +138,23 @@ class _Checker:
     def failed(self) -> bool:
         return any(not p.warning for p in self.problems)
 
-    def unknown(self, table: dict[str, Any], allowed: set[str], where: str,
-                line: int | None) -> None:
+    def unknown(
+        self, table: dict[str, Any], allowed: set[str], where: str, line: int | None
+    ) -> None:
         for key in sorted(set(table) - allowed):
-            self.error(line, f"unknown key {key!r} in {where}",
-                       f"use: {', '.join(sorted(allowed))}")
+            self.error(
+                line, f"unknown key {key!r} in {where}", f"use: {', '.join(sorted(allowed))}"
+            )
 
     def source(self, raw: Any, facts: list[str], where: str, line: int | None) -> None:
         """Record the source of each fact: ``source = "kind: detail"`` or a table of them
         by field (``default`` for the rest)."""
         if raw is None:
-            self.error(line, f"{where} has no source",
-                       'add source = "placeholder: ..." (or rulebook, classic, inferred, owner)')
+            self.error(
+                line,
+                f"{where} has no source",
+                'add source = "placeholder: ..." (or rulebook, classic, inferred, owner)',
+            )
             return
         table = {"default": raw} if isinstance(raw, str) else raw
         if not isinstance(table, dict):
@@ -138,29 +162,41 @@ class _Checker:
             return
         for key, value in table.items():
             if key != "default" and key not in facts:
-                self.error(line, f"{where}: the source names {key!r}, which it does not have",
-                           f"name one of: default, {', '.join(facts)}")
+                self.error(
+                    line,
+                    f"{where}: the source names {key!r}, which it does not have",
+                    f"name one of: default, {', '.join(facts)}",
+                )
             self._one_source(value, f"{where} {key}", line)
         for fact in facts:
             value = table.get(fact, table.get("default"))
             if value is None:
-                self.error(line, f"{where}: no source for {fact}",
-                           'add default = "..." to the source table')
+                self.error(
+                    line,
+                    f"{where}: no source for {fact}",
+                    'add default = "..." to the source table',
+                )
             elif isinstance(value, str):
                 self.sources.append((f"{where}: {fact}", value))
 
     def _one_source(self, value: Any, where: str, line: int | None) -> None:
         if not isinstance(value, str):
-            self.error(line, f"{where}: a source is text such as \"classic: Boardwalk\"")
+            self.error(line, f'{where}: a source is text such as "classic: Boardwalk"')
             return
         kind, _, detail = value.partition(":")
         if kind.strip() not in SOURCE_KINDS:
-            self.error(line, f"{where}: source {value!r} is not known",
-                       f"start it with one of {', '.join(SOURCE_KINDS)}")
+            self.error(
+                line,
+                f"{where}: source {value!r} is not known",
+                f"start it with one of {', '.join(SOURCE_KINDS)}",
+            )
         elif kind.strip() in NEEDS_DETAIL and not detail.strip():
-            self.error(line, f"{where}: a {kind} source says "
-                       + ("which section" if kind == "rulebook" else "why"),
-                       f'write "{kind}: ..."')
+            self.error(
+                line,
+                f"{where}: a {kind} source says "
+                + ("which section" if kind == "rulebook" else "why"),
+                f'write "{kind}: ..."',
+            )
 
 
 def _is_int(value: Any) -> TypeGuard[int]:
@@ -246,13 +282,19 @@ def _space(i: int, s: Any, groups: dict[str, Any], c: _Checker) -> Space | None:
         c.error(line, "a space is a table")
         return None
     if s.get("index", i) != i:
-        c.error(line, f"space {i} (counting from GO) says index = {s.get('index')!r}",
-                f"list the spaces in order from GO: index = {i}")
+        c.error(
+            line,
+            f"space {i} (counting from GO) says index = {s.get('index')!r}",
+            f"list the spaces in order from GO: index = {i}",
+        )
     try:
         kind = Kind(str(s.get("kind")))
     except ValueError:
-        c.error(line, f"space {i}: kind {s.get('kind')!r} is not known",
-                f"use one of: {', '.join(k.value for k in Kind)}")
+        c.error(
+            line,
+            f"space {i}: kind {s.get('kind')!r} is not known",
+            f"use one of: {', '.join(k.value for k in Kind)}",
+        )
         return None
     fields = _SPACE_FIELDS[kind]
     c.unknown(s, {"index", "kind", "name", "source", *fields}, f"space {i} ({kind})", line)
@@ -266,8 +308,11 @@ def _space(i: int, s: Any, groups: dict[str, Any], c: _Checker) -> Space | None:
         value = s.get(f)
         if f == "group":
             if value not in groups:
-                c.error(line, f"{name}: group {value!r} is not one of the [[groups]]",
-                        f"use one of: {', '.join(groups)}")
+                c.error(
+                    line,
+                    f"{name}: group {value!r} is not one of the [[groups]]",
+                    f"use one of: {', '.join(groups)}",
+                )
                 return None
         elif f == "deck":
             if value not in {d.value for d in Deck}:
@@ -275,10 +320,16 @@ def _space(i: int, s: Any, groups: dict[str, Any], c: _Checker) -> Space | None:
                 return None
             value = Deck(value)
         elif f == "rents":
-            if not (isinstance(value, list) and len(value) == 6
-                    and all(_is_int(v) and v > 0 for v in value)):
-                c.error(line, f"{name}: rents are six amounts: unimproved, 1 to 4 Hideouts, "
-                        "a Compound", "rents = [50, 200, 600, 1400, 1700, 2000]")
+            if not (
+                isinstance(value, list)
+                and len(value) == 6
+                and all(_is_int(v) and v > 0 for v in value)
+            ):
+                c.error(
+                    line,
+                    f"{name}: rents are six amounts: unimproved, 1 to 4 Hideouts, a Compound",
+                    "rents = [50, 200, 600, 1400, 1700, 2000]",
+                )
                 return None
             if any(b <= a for a, b in pairwise(value)):
                 c.error(line, f"{name}: rents {value} do not rise with each building")
@@ -287,10 +338,12 @@ def _space(i: int, s: Any, groups: dict[str, Any], c: _Checker) -> Space | None:
             c.error(line, f"{name}: {f} must be a whole number of dollars, not {value!r}")
             return None
         values[f] = value
-    if kind in (Kind.LOCATION, Kind.VEHICLE, Kind.UTILITY) and values["mortgage"] > values[
-            "price"]:
-        c.error(line, f"{name}: the mortgage value ${values['mortgage']} is more than its "
-                f"price ${values['price']}")
+    if kind in (Kind.LOCATION, Kind.VEHICLE, Kind.UTILITY) and values["mortgage"] > values["price"]:
+        c.error(
+            line,
+            f"{name}: the mortgage value ${values['mortgage']} is more than its "
+            f"price ${values['price']}",
+        )
     return Space(i, kind, name.strip(), **values)
 
 
@@ -306,8 +359,11 @@ def _check_board(data: dict[str, Any], c: _Checker) -> Board | None:
     groups = _groups(data.get("groups"), c)
     raw = data.get("spaces")
     if not isinstance(raw, list) or len(raw) != BOARD_SIZE:
-        c.error(None, f"the board has {len(raw) if isinstance(raw, list) else 0} spaces, "
-                f"not {BOARD_SIZE}", "list every space from GO, clockwise")
+        c.error(
+            None,
+            f"the board has {len(raw) if isinstance(raw, list) else 0} spaces, not {BOARD_SIZE}",
+            "list every space from GO, clockwise",
+        )
         return None
     spaces = [_space(i, s, groups, c) for i, s in enumerate(raw)]
     if c.failed or bank is None or None in spaces:
@@ -323,16 +379,23 @@ def _check_board(data: dict[str, Any], c: _Checker) -> Board | None:
     for gid, (gname, _, line) in groups.items():
         spaces_in = members[gid]
         if len(spaces_in) < 2:
-            c.error(line, f"group {gname} has {len(spaces_in)} location(s): a colour group has "
-                    "at least two")
+            c.error(
+                line,
+                f"group {gname} has {len(spaces_in)} location(s): a colour group has at least two",
+            )
         if len({board_spaces[i].building_cost for i in spaces_in}) > 1:
             c.error(line, f"the locations of {gname} have different building costs")
-    for kind, table, what in ((Kind.VEHICLE, bank.vehicle_rents, "vehicle_rents"),
-                              (Kind.UTILITY, bank.utility_multipliers, "utility_multipliers")):
+    for kind, table, what in (
+        (Kind.VEHICLE, bank.vehicle_rents, "vehicle_rents"),
+        (Kind.UTILITY, bank.utility_multipliers, "utility_multipliers"),
+    ):
         count = sum(1 for s in board_spaces if s.kind is kind)
         if count and len(table) != count:
-            c.error(c.lines.key(what), f"[bank] {what} has {len(table)} values for "
-                    f"{count} {kind.value} spaces", "one value per how many the owner has")
+            c.error(
+                c.lines.key(what),
+                f"[bank] {what} has {len(table)} values for {count} {kind.value} spaces",
+                "one value per how many the owner has",
+            )
     if c.failed or not isinstance(board_id, str) or not isinstance(name, str):
         return None
     group_list = tuple(Group(gid, g[0], g[1], members[gid]) for gid, g in groups.items())
@@ -354,8 +417,11 @@ def _card(i: int, raw: Any, c: _Checker, board: Board | None) -> Card | None:
     try:
         effect = Effect(str(raw.get("effect")))
     except ValueError:
-        c.error(line, f"card {card_id}: effect {raw.get('effect')!r} is not known",
-                f"use one of: {', '.join(e.value for e in Effect)}")
+        c.error(
+            line,
+            f"card {card_id}: effect {raw.get('effect')!r} is not known",
+            f"use one of: {', '.join(e.value for e in Effect)}",
+        )
         return None
     fields = _EFFECT_FIELDS[effect]
     c.unknown(raw, {"id", "deck", "text", "effect", "source", *fields}, f"card {card_id}", line)
@@ -383,8 +449,7 @@ def _card(i: int, raw: Any, c: _Checker, board: Board | None) -> Card | None:
             c.error(line, f"card {card_id}: {f} must be a positive whole number")
             return None
         values[f] = value
-    if board is not None and effect is Effect.MOVE_TO_NEAREST and not board.of_kind(
-            values["kind"]):
+    if board is not None and effect is Effect.MOVE_TO_NEAREST and not board.of_kind(values["kind"]):
         c.error(line, f"card {card_id}: the board has no {values['kind'].value} space")
     return Card(card_id, Deck(raw["deck"]), text.strip(), effect, **values)
 
@@ -404,8 +469,10 @@ def _check_cards(data: dict[str, Any], c: _Checker, board: Board | None) -> tupl
         if n == 0:
             c.error(None, f"the {deck.value} deck has no cards")
         elif n != CARDS_PER_DECK:
-            c.warn(None, f"the {deck.value} deck has {n} cards; the game has {CARDS_PER_DECK} "
-                   "(Contents)")
+            c.warn(
+                None,
+                f"the {deck.value} deck has {n} cards; the game has {CARDS_PER_DECK} (Contents)",
+            )
     return tuple(cards)
 
 
@@ -428,8 +495,7 @@ def _check_dons(data: dict[str, Any], c: _Checker) -> tuple[DonCard, ...]:
             continue
         if any(x.id == don_id for x in out):
             c.error(line, f"two Don cards have the id {don_id!r}")
-        if not (isinstance(name, str) and name.strip() and isinstance(text, str)
-                and text.strip()):
+        if not (isinstance(name, str) and name.strip() and isinstance(text, str) and text.strip()):
             c.error(line, f"Don card {don_id} needs a name and a text")
             continue
         c.source(d.get("source"), ["name", "text"], f"Don card {don_id}", line)
@@ -444,8 +510,9 @@ def _check_dons(data: dict[str, Any], c: _Checker) -> tuple[DonCard, ...]:
 Checked = Board | tuple[Card, ...] | tuple[DonCard, ...]
 
 
-def check(text: str, board: Board | None = None) -> tuple[str | None, Checked | None,
-                                                           list[Problem]]:
+def check(
+    text: str, board: Board | None = None
+) -> tuple[str | None, Checked | None, list[Problem]]:
     """Check any of the edition's files: (its kind, what it holds or None if it has errors,
     every problem). Cards are checked against ``board`` when one is given."""
     c = _Checker(text)
@@ -461,8 +528,11 @@ def check(text: str, board: Board | None = None) -> tuple[str | None, Checked | 
     elif kind == "dons":
         result = _check_dons(data, c)
     else:
-        c.error(c.lines.key("kind"), f"kind {kind!r}: say which file this is",
-                'kind = "board", "cards" or "dons"')
+        c.error(
+            c.lines.key("kind"),
+            f"kind {kind!r}: say which file this is",
+            'kind = "board", "cards" or "dons"',
+        )
         return None, None, c.problems
     return kind, (None if c.failed else result), c.problems
 
@@ -505,8 +575,10 @@ def parse(text: str, kind: str, filename: str, board: Board | None = None) -> Ch
     """The contents of a file of ``kind``, or :class:`DataError` with every problem."""
     found, result, problems = check(text, board)
     if found is not None and found != kind:
-        problems = [Problem(None, f"this is a {found} file, not a {kind} file",
-                            f'kind = "{kind}"'), *problems]
+        problems = [
+            Problem(None, f"this is a {found} file, not a {kind} file", f'kind = "{kind}"'),
+            *problems,
+        ]
         result = None
     if result is None:
         raise DataError([p for p in problems if not p.warning], filename)
@@ -520,12 +592,15 @@ def report(text: str, filename: str) -> tuple[bool, list[str]]:
     lines = [p.format(filename) for p in problems]
     errors = sum(1 for p in problems if not p.warning)
     if result is None:
-        lines.append(f"{filename}: {errors} error(s). See docs/monopoly-godfather.md for the "
-                     "format.")
+        lines.append(
+            f"{filename}: {errors} error(s). See docs/monopoly-godfather.md for the format."
+        )
         return False, lines
     if isinstance(result, Board):
-        what = (f"board {result.id!r}: {len(result.spaces)} spaces, "
-                f"{len(result.properties)} Title Deeds in {len(result.groups)} colour groups")
+        what = (
+            f"board {result.id!r}: {len(result.spaces)} spaces, "
+            f"{len(result.properties)} Title Deeds in {len(result.groups)} colour groups"
+        )
     elif kind == "cards":
         what = f"{len(result)} Friends and Enemies cards"
     else:

@@ -41,11 +41,16 @@ def why_not_trade(state: State, seat: int, offer: Offer) -> str | None:
             return f"{name} is no property"
         if h.owner != seat:
             return f"{name} is not {me.name}'s"
-        built = [i for i in state.board.set_of(space) if state.holding(i).buildings
-                 and state.board.spaces[i].building_cost]
+        built = [
+            i
+            for i in state.board.set_of(space)
+            if state.holding(i).buildings and state.board.spaces[i].building_cost
+        ]
         if built:
-            return (f"{name}: sell the buildings of its group to the Bank first "
-                    f"({state.space_name(built[0])} has some)")
+            return (
+                f"{name}: sell the buildings of its group to the Bank first "
+                f"({state.space_name(built[0])} has some)"
+            )
     for card in offer.cards:
         if card not in me.jail_cards:
             return f"{me.name} has no Get Out of Jail Free card {card!r}"
@@ -58,8 +63,11 @@ def check_deal(state: State, deal: Deal) -> None:
     if state.players[deal.partner].bankrupt:
         raise RuleViolation(Rule.DEAL, f"{state.name(deal.partner)} is out of the game")
     if not (deal.give.spaces or deal.give.cards or deal.take.spaces or deal.take.cards):
-        raise RuleViolation(Rule.NO_LOANS, "a deal trades property or Get Out of Jail Free "
-                            "cards: players may never loan each other money")
+        raise RuleViolation(
+            Rule.NO_LOANS,
+            "a deal trades property or Get Out of Jail Free "
+            "cards: players may never loan each other money",
+        )
     for seat, offer in ((deal.proposer, deal.give), (deal.partner, deal.take)):
         why = why_not_trade(state, seat, offer)
         if why is not None:
@@ -86,17 +94,20 @@ def propose(state: State, seat: int, action: Propose) -> State:
     deal = Deal(seat, state.seat(action.to), action.give, action.take)
     check_deal(state, deal)
     state = replace(state, deal=deal)
-    return state.log(EventKind.DEAL, f"{state.name(seat)} offers {action.to} "
-                     f"{offer_words(state, action.give)} for "
-                     f"{offer_words(state, action.take)}.", seat)
+    return state.log(
+        EventKind.DEAL,
+        f"{state.name(seat)} offers {action.to} "
+        f"{offer_words(state, action.give)} for "
+        f"{offer_words(state, action.take)}.",
+        seat,
+    )
 
 
 def _answer(state: State, seat: int, doing: str) -> Deal:
     if state.deal is None:
         raise RuleViolation(Rule.DEAL, f"there is no deal to {doing}")
     if seat != state.deal.partner:
-        raise RuleViolation(Rule.DEAL, f"the deal is {state.name(state.deal.partner)}'s to "
-                            f"{doing}")
+        raise RuleViolation(Rule.DEAL, f"the deal is {state.name(state.deal.partner)}'s to {doing}")
     return state.deal
 
 
@@ -108,8 +119,9 @@ def _hand_over(state: State, giver: int, getter: int, offer: Offer) -> State:
         if state.holding(space).mortgaged:
             fees.append((getter, space))
     g, r = state.players[giver], state.players[getter]
-    state = state.with_player(giver, jail_cards=tuple(c for c in g.jail_cards
-                                                      if c not in offer.cards))
+    state = state.with_player(
+        giver, jail_cards=tuple(c for c in g.jail_cards if c not in offer.cards)
+    )
     state = state.with_player(getter, jail_cards=(*r.jail_cards, *offer.cards))
     return replace(state, fees=tuple(fees))
 
@@ -125,12 +137,14 @@ def accept(state: State, seat: int, action: Accept) -> State:
 
 def reject(state: State, seat: int, action: Reject) -> State:
     _answer(state, seat, "reject")
-    return replace(state, deal=None).log(EventKind.DEAL, f"{state.name(seat)} rejects the "
-                                         "deal.", seat)
+    return replace(state, deal=None).log(
+        EventKind.DEAL, f"{state.name(seat)} rejects the deal.", seat
+    )
 
 
 def withdraw(state: State, seat: int, action: Withdraw) -> State:
     if state.deal is None or state.deal.proposer != seat:
         raise RuleViolation(Rule.DEAL, f"{state.name(seat)} has no deal waiting to withdraw")
-    return replace(state, deal=None).log(EventKind.DEAL, f"{state.name(seat)} withdraws the "
-                                         "deal.", seat)
+    return replace(state, deal=None).log(
+        EventKind.DEAL, f"{state.name(seat)} withdraws the deal.", seat
+    )

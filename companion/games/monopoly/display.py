@@ -52,21 +52,38 @@ def table_data(edition: Edition) -> dict[str, Any]:
         "placeholder": edition.placeholder_facts > 0,
         "placeholder_facts": edition.placeholder_facts,
         "spaces": [
-            {"index": s.index, "kind": s.kind.value, "name": s.name, "group": s.group,
-             "price": s.price, "mortgage": s.mortgage, "rents": list(s.rents),
-             "building_cost": s.building_cost, "tax": s.tax,
-             "deck": s.deck.value if s.deck else None}
+            {
+                "index": s.index,
+                "kind": s.kind.value,
+                "name": s.name,
+                "group": s.group,
+                "price": s.price,
+                "mortgage": s.mortgage,
+                "rents": list(s.rents),
+                "building_cost": s.building_cost,
+                "tax": s.tax,
+                "deck": s.deck.value if s.deck else None,
+            }
             for s in board.spaces
         ],
-        "groups": [{"id": g.id, "name": g.name, "colour": g.colour, "spaces": list(g.spaces)}
-                   for g in board.groups],
-        "bank": {"start_cash": bank.start_cash, "salary": bank.salary,
-                 "jail_fine": bank.jail_fine, "hideouts": bank.hideouts,
-                 "compounds": bank.compounds, "vehicle_rents": list(bank.vehicle_rents),
-                 "utility_multipliers": list(bank.utility_multipliers),
-                 "mortgage_interest": bank.mortgage_interest},
-        "cards": [{"id": c.id, "deck": c.deck.value, "text": c.text, "effect": c.effect.value}
-                  for c in edition.cards],
+        "groups": [
+            {"id": g.id, "name": g.name, "colour": g.colour, "spaces": list(g.spaces)}
+            for g in board.groups
+        ],
+        "bank": {
+            "start_cash": bank.start_cash,
+            "salary": bank.salary,
+            "jail_fine": bank.jail_fine,
+            "hideouts": bank.hideouts,
+            "compounds": bank.compounds,
+            "vehicle_rents": list(bank.vehicle_rents),
+            "utility_multipliers": list(bank.utility_multipliers),
+            "mortgage_interest": bank.mortgage_interest,
+        },
+        "cards": [
+            {"id": c.id, "deck": c.deck.value, "text": c.text, "effect": c.effect.value}
+            for c in edition.cards
+        ],
         "dons": [{"id": d.id, "name": d.name} for d in edition.dons],  # texts: when played
     }
 
@@ -77,6 +94,7 @@ def _money(n: int) -> str:
 
 def label(state: State, action: Action) -> tuple[str, str, dict[str, Any]]:
     """A choice's (group, label, hints)."""
+
     def name(space: int) -> str:
         return state.space_name(space)
 
@@ -90,15 +108,21 @@ def label(state: State, action: Action) -> tuple[str, str, dict[str, Any]]:
         case PlayDon():
             return "don", "Play my Don card", {}
         case Buy(space=space):
-            return "buy", f"Buy {name(space)} for {_money(spaces[space].price)}", \
-                {"space": space, "price": spaces[space].price}
+            return (
+                "buy",
+                f"Buy {name(space)} for {_money(spaces[space].price)}",
+                {"space": space, "price": spaces[space].price},
+            )
         case Decline(space=space):
             return "buy", f"Auction {name(space)}", {"space": space}
         case Bid(amount=amount):
             a = state.auction
             assert a is not None
-            return "bid", f"Bid {_money(amount)}", {
-                "min": max(1, a.high_bid + 1), "max": state.players[a.turn].cash}
+            return (
+                "bid",
+                f"Bid {_money(amount)}",
+                {"min": max(1, a.high_bid + 1), "max": state.players[a.turn].cash},
+            )
         case Pass():
             return "bid", "Pass", {}
         case Draw(card=card_id):
@@ -109,26 +133,40 @@ def label(state: State, action: Action) -> tuple[str, str, dict[str, Any]]:
             building = state.next_building(space) or ""
             cost = spaces[space].building_cost
             auction = bool(state.placing is None and shortage(state, building))
-            text = "Place the won" if state.placing else (
-                "Bid for a" if auction else "Build a")
+            text = "Place the won" if state.placing else ("Bid for a" if auction else "Build a")
             price = "" if state.placing else f" ({_money(cost)})"
-            return "build", f"{text} {building.capitalize()} on {name(space)}{price}", \
-                {"space": space, "building": building, "cost": cost, "auction": auction}
+            return (
+                "build",
+                f"{text} {building.capitalize()} on {name(space)}{price}",
+                {"space": space, "building": building, "cost": cost, "auction": auction},
+            )
         case Sell(space=space):
             h = state.holding(space)
             building = "Compound" if h.compound else "Hideout"
-            return "sell", f"Sell a {building} on {name(space)} " \
-                f"({_money(spaces[space].building_cost // 2)})", {"space": space}
+            return (
+                "sell",
+                f"Sell a {building} on {name(space)} ({_money(spaces[space].building_cost // 2)})",
+                {"space": space},
+            )
         case Mortgage(space=space):
-            return "mortgage", f"Mortgage {name(space)} (+{_money(spaces[space].mortgage)})", \
-                {"space": space}
+            return (
+                "mortgage",
+                f"Mortgage {name(space)} (+{_money(spaces[space].mortgage)})",
+                {"space": space},
+            )
         case Unmortgage(space=space):
-            return "mortgage", f"Repay the mortgage on {name(space)} " \
-                f"({_money(repay_cost(state, space))})", {"space": space}
+            return (
+                "mortgage",
+                f"Repay the mortgage on {name(space)} ({_money(repay_cost(state, space))})",
+                {"space": space},
+            )
         case KeepMortgaged(space=space):
             fee = interest(state, spaces[space].mortgage)
-            return "mortgage", f"Keep {name(space)} mortgaged (pay {_money(fee)} interest)", \
-                {"space": space}
+            return (
+                "mortgage",
+                f"Keep {name(space)} mortgaged (pay {_money(fee)} interest)",
+                {"space": space},
+            )
         case PayFine():
             return "jail", f"Pay the {_money(state.board.bank.jail_fine)} fine", {}
         case UseJailCard():
@@ -137,8 +175,11 @@ def label(state: State, action: Action) -> tuple[str, str, dict[str, Any]]:
             return "jail", "Roll for doubles", {}
         case AskRent(space=space):
             claim = next(c for c in state.claims if c.space == space)
-            return "rent", f"Ask {state.name(claim.payer)} for {_money(claim.amount)} rent " \
-                f"({name(space)})", {"space": space}
+            return (
+                "rent",
+                f"Ask {state.name(claim.payer)} for {_money(claim.amount)} rent ({name(space)})",
+                {"space": space},
+            )
         case Accept():
             return "deal", "Accept the deal", {}
         case Reject():

@@ -19,8 +19,9 @@ SHIPPED = {"board": "data/board.toml", "cards": "data/cards.toml", "dons": "data
 
 
 @lru_cache(maxsize=16)  # an edition is immutable: parse each set of texts once
-def _edition(board_text: str, cards_text: str, dons_text: str,
-             names: tuple[str, str, str]) -> Edition:
+def _edition(
+    board_text: str, cards_text: str, dons_text: str, names: tuple[str, str, str]
+) -> Edition:
     board = parse_board(board_text, names[0])
     cards = parse_cards(cards_text, names[1], board)
     dons = parse_dons(dons_text, names[2])
@@ -34,12 +35,15 @@ def _text(ref: str | None, kind: str, files: Files) -> tuple[str, str]:
     return files.user(ref), ref
 
 
-def load_edition(files: Files, board: str | None = None, cards: str | None = None,
-                 dons: str | None = None) -> Edition:
+def load_edition(
+    files: Files, board: str | None = None, cards: str | None = None, dons: str | None = None
+) -> Edition:
     """The edition the setup names (None: the shipped file of that kind). Raises
     :class:`~companion.games.monopoly.data_file.DataError` for a file with errors and
     ``OSError`` for one that cannot be read."""
-    texts = [_text(ref, kind, files) for ref, kind in
-             ((board, "board"), (cards, "cards"), (dons, "dons"))]
+    texts = [
+        _text(ref, kind, files)
+        for ref, kind in ((board, "board"), (cards, "cards"), (dons, "dons"))
+    ]
     names = (texts[0][1], texts[1][1], texts[2][1])
     return _edition(texts[0][0], texts[1][0], texts[2][0], names)

@@ -16,8 +16,17 @@ from companion.protocol.errors import RuleViolation
 def start_turn(state: State, seat: int) -> State:
     """``seat`` takes the dice: in Jail they first choose how to get out."""
     step = Step.JAIL if state.players[seat].in_jail else Step.ROLL
-    return replace(state, phase=Phase.PLAY, turn=seat, step=step, doubles=0, again=False,
-                   pending_move=(), drawing=None, card_rent=0)
+    return replace(
+        state,
+        phase=Phase.PLAY,
+        turn=seat,
+        step=step,
+        doubles=0,
+        again=False,
+        pending_move=(),
+        drawing=None,
+        card_rent=0,
+    )
 
 
 def next_turn(state: State) -> State:
@@ -41,8 +50,9 @@ def finish_landing(state: State) -> State:
 def go_to_jail(state: State, seat: int, why: str) -> State:
     """Straight to Jail, no salary for passing GO, and the turn ends (Where Did You Land? 5)."""
     state = state.with_player(seat, position=state.board.jail, in_jail=True, jail_rolls=0)
-    state = state.log(EventKind.JAIL, f"{state.name(seat)} goes to Jail ({why}).", seat,
-                      space=state.board.jail)
+    state = state.log(
+        EventKind.JAIL, f"{state.name(seat)} goes to Jail ({why}).", seat, space=state.board.jail
+    )
     return replace(state, again=False, step=Step.END, drawing=None, card_rent=0)
 
 
@@ -75,39 +85,46 @@ def hold_words(state: State) -> str:
     match hold(state):
         case Hold.DEAL:
             assert state.deal is not None
-            return (f"{state.name(state.deal.proposer)}'s deal with "
-                    f"{state.name(state.deal.partner)} waits for an answer")
+            return (
+                f"{state.name(state.deal.proposer)}'s deal with "
+                f"{state.name(state.deal.partner)} waits for an answer"
+            )
         case Hold.AUCTION:
             assert state.auction is not None
             return f"the auction is on: {state.name(state.auction.turn)} to bid"
         case Hold.DEBT:
             d = state.debts[0]
-            return (f"{state.name(d.debtor)} owes ${d.amount} and must raise it or go "
-                    "bankrupt first")
+            return f"{state.name(d.debtor)} owes ${d.amount} and must raise it or go bankrupt first"
         case Hold.FEES:
             seat, space = state.fees[0]
-            return (f"{state.name(seat)} must first repay the mortgage on "
-                    f"{state.space_name(space)} or pay its interest")
+            return (
+                f"{state.name(seat)} must first repay the mortgage on "
+                f"{state.space_name(space)} or pay its interest"
+            )
         case Hold.PLACING:
             assert state.placing is not None
             return f"{state.name(state.placing[0])} must first place the {state.placing[1]} won"
     return "nothing"
 
 
-def require_step(state: State, seat: int, steps: tuple[Step, ...], rule: str,
-                 doing: str) -> None:
+def require_step(state: State, seat: int, steps: tuple[Step, ...], rule: str, doing: str) -> None:
     """Refuse unless it is ``seat``'s turn, at one of ``steps``, with nothing on hold."""
     if state.phase is not Phase.PLAY:
-        raise RuleViolation(rule, f"{doing} waits until the game is under way "
-                            f"({state.phase.value} now)")
+        raise RuleViolation(
+            rule, f"{doing} waits until the game is under way ({state.phase.value} now)"
+        )
     if seat != state.turn:
-        raise RuleViolation(rule, f"it is {state.name(state.turn)}'s turn, not "
-                            f"{state.name(seat)}'s: {doing} is theirs to do")
+        raise RuleViolation(
+            rule,
+            f"it is {state.name(state.turn)}'s turn, not "
+            f"{state.name(seat)}'s: {doing} is theirs to do",
+        )
     if hold(state) is not None:
         raise RuleViolation(rule, f"not yet: {hold_words(state)}")
     if state.step not in steps:
-        raise RuleViolation(rule, f"{state.name(seat)} cannot {doing} now: "
-                            f"{STEP_WORDS[state.step]}")
+        raise RuleViolation(
+            rule, f"{state.name(seat)} cannot {doing} now: {STEP_WORDS[state.step]}"
+        )
 
 
 STEP_WORDS = {

@@ -37,11 +37,25 @@ from companion.protocol.options import OptionInfo
 
 # A player may take back their own last move where it revealed nothing, rolled no die, drew
 # no card and bound nobody else (a bid, an answer to a deal and a bankruptcy do).
-PLAYER_UNDOABLE = frozenset({
-    "take_deed", "don_card", "buy", "decline", "build", "sell", "mortgage", "unmortgage",
-    "keep_mortgaged", "pay_fine", "use_card", "try_doubles", "propose", "withdraw",
-    "end_turn",
-})
+PLAYER_UNDOABLE = frozenset(
+    {
+        "take_deed",
+        "don_card",
+        "buy",
+        "decline",
+        "build",
+        "sell",
+        "mortgage",
+        "unmortgage",
+        "keep_mortgaged",
+        "pay_fine",
+        "use_card",
+        "try_doubles",
+        "propose",
+        "withdraw",
+        "end_turn",
+    }
+)
 
 
 class MonopolyGodfather:
@@ -110,8 +124,7 @@ class MonopolyGodfather:
     def action_view(self, before: State, action: Action, viewer: str | None) -> dict[str, Any]:
         return action_view(before, action, viewer)
 
-    def narrate(self, before: State, action: Action, after: State,
-                viewer: str | None) -> list[str]:
+    def narrate(self, before: State, action: Action, after: State, viewer: str | None) -> list[str]:
         return narrate(before, action, after, viewer)
 
     def choices(self, state: State, viewer: str) -> list[Choice]:

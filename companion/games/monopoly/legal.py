@@ -76,8 +76,10 @@ def managing_actions(state: State, seat: int) -> list[Action]:
     cash = state.players[seat].cash
     out: list[Action] = []
     for space in state.owned_by(seat):
-        if why_not_build(state, seat, space) is None and \
-                cash >= state.board.spaces[space].building_cost:
+        if (
+            why_not_build(state, seat, space) is None
+            and cash >= state.board.spaces[space].building_cost
+        ):
             out.append(Build(name, space))
         if state.holding(space).mortgaged and cash >= repay_cost(state, space):
             out.append(Unmortgage(name, space))
@@ -126,8 +128,11 @@ def legal_actions(state: State, player: str) -> list[Action]:
     if state.phase is Phase.SETUP:
         out: list[Action] = []
         if state.rules.speed_play and len(state.owned_by(seat)) < state.board.bank.speed_deeds:
-            out += [TakeDeed(player, i) for i in state.board.properties
-                    if state.holding(i).owner is None]
+            out += [
+                TakeDeed(player, i)
+                for i in state.board.properties
+                if state.holding(i).owner is None
+            ]
         if state.rules.don_cards and me.don is None:
             out += [DonCardDealt(player, d.id) for d in state.edition.dons]
         return out
@@ -173,17 +178,22 @@ def _held_actions(state: State, seat: int) -> list[Action]:
             placer, building = state.placing
             if seat != placer:
                 return []
-            return [Build(name, i) for i in state.owned_by(seat)
-                    if state.next_building(i) == building
-                    and why_not_build(state, seat, i) is None]
+            return [
+                Build(name, i)
+                for i in state.owned_by(seat)
+                if state.next_building(i) == building and why_not_build(state, seat, i) is None
+            ]
     out = _turn_actions(state, seat) if seat == state.turn else []
     return out + managing_actions(state, seat)
 
 
 def _roll(state: State, seat: int, prompt: str) -> Waiting:
     # ``rolls`` changes exactly when a roll is applied, so other moves never make it stale.
-    return Waiting(state.name(seat), "roll", DiceRequest(
-        2, (TABLE_DICE,), ask=f"roll-{state.rolls}", prompt=prompt))
+    return Waiting(
+        state.name(seat),
+        "roll",
+        DiceRequest(2, (TABLE_DICE,), ask=f"roll-{state.rolls}", prompt=prompt),
+    )
 
 
 def waiting_for(state: State) -> list[Waiting]:
@@ -195,8 +205,7 @@ def waiting_for(state: State) -> list[Waiting]:
         for i, p in enumerate(state.players):
             if dealing_done(state, i):
                 continue
-            if state.rules.speed_play and len(state.owned_by(i)) < \
-                    state.board.bank.speed_deeds:
+            if state.rules.speed_play and len(state.owned_by(i)) < state.board.bank.speed_deeds:
                 out.append(Waiting(p.name, "deeds"))
             if state.rules.don_cards and p.don is None:
                 out.append(Waiting(p.name, "don_card"))
@@ -235,4 +244,3 @@ def waiting_for(state: State) -> list[Waiting]:
         case Step.END:
             return [Waiting(state.name(seat), "end_turn")]
     return []
-

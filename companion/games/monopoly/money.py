@@ -28,8 +28,14 @@ def transfer(state: State, debtor: int, creditor: int | None, amount: int) -> St
     return state if creditor is None else state.pay(creditor, -amount)
 
 
-def charge(state: State, debtor: int, creditor: int | None, amount: int, reason: str,
-           space: int | None = None) -> State:
+def charge(
+    state: State,
+    debtor: int,
+    creditor: int | None,
+    amount: int,
+    reason: str,
+    space: int | None = None,
+) -> State:
     """``debtor`` pays ``amount`` for ``reason`` now if they can (and owe nobody already),
     else owes it."""
     if amount <= 0:
@@ -37,12 +43,23 @@ def charge(state: State, debtor: int, creditor: int | None, amount: int, reason:
     owes = any(d.debtor == debtor for d in state.debts)
     if state.players[debtor].cash >= amount and not owes:
         state = transfer(state, debtor, creditor, amount)
-        return state.log(EventKind.PAY, f"{state.name(debtor)} pays {who(state, creditor)} "
-                         f"${amount} ({reason}).", debtor, amount, space)
+        return state.log(
+            EventKind.PAY,
+            f"{state.name(debtor)} pays {who(state, creditor)} ${amount} ({reason}).",
+            debtor,
+            amount,
+            space,
+        )
     state = replace(state, debts=(*state.debts, Debt(debtor, creditor, amount, reason)))
-    return state.log(EventKind.DEBT, f"{state.name(debtor)} owes {who(state, creditor)} "
-                     f"${amount} ({reason}) and has ${state.players[debtor].cash}: "
-                     "they must raise the money or go bankrupt.", debtor, amount, space)
+    return state.log(
+        EventKind.DEBT,
+        f"{state.name(debtor)} owes {who(state, creditor)} "
+        f"${amount} ({reason}) and has ${state.players[debtor].cash}: "
+        "they must raise the money or go bankrupt.",
+        debtor,
+        amount,
+        space,
+    )
 
 
 def settle_debts(state: State) -> State:
@@ -50,8 +67,12 @@ def settle_debts(state: State) -> State:
     while state.debts and state.players[state.debts[0].debtor].cash >= state.debts[0].amount:
         d = state.debts[0]
         state = transfer(replace(state, debts=state.debts[1:]), d.debtor, d.creditor, d.amount)
-        state = state.log(EventKind.PAY, f"{state.name(d.debtor)} pays {who(state, d.creditor)} "
-                          f"${d.amount} ({d.reason}).", d.debtor, d.amount)
+        state = state.log(
+            EventKind.PAY,
+            f"{state.name(d.debtor)} pays {who(state, d.creditor)} ${d.amount} ({d.reason}).",
+            d.debtor,
+            d.amount,
+        )
     return state
 
 

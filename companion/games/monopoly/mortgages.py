@@ -35,11 +35,16 @@ def why_not_mortgage(state: State, seat: int, space: int) -> str | None:
         return "not theirs"
     if h.mortgaged:
         return f"{state.space_name(space)} is mortgaged already"
-    built = [i for i in state.board.set_of(space)
-             if state.board.spaces[i].building_cost and state.holding(i).buildings]
+    built = [
+        i
+        for i in state.board.set_of(space)
+        if state.board.spaces[i].building_cost and state.holding(i).buildings
+    ]
     if built:
-        return (f"sell the buildings of its group to the Bank first ({state.space_name(built[0])} "
-                "has some)")
+        return (
+            f"sell the buildings of its group to the Bank first ({state.space_name(built[0])} "
+            "has some)"
+        )
     return None
 
 
@@ -51,8 +56,13 @@ def mortgage(state: State, seat: int, action: Mortgage) -> State:
         raise RuleViolation(Rule.MORTGAGE, why)
     value = state.board.spaces[action.space].mortgage
     state = state.pay(seat, -value).with_holding(action.space, mortgaged=True)
-    return state.log(EventKind.MORTGAGE, f"{state.name(seat)} mortgages {name} for ${value}.",
-                     seat, value, action.space)
+    return state.log(
+        EventKind.MORTGAGE,
+        f"{state.name(seat)} mortgages {name} for ${value}.",
+        seat,
+        value,
+        action.space,
+    )
 
 
 def repay_cost(state: State, space: int) -> int:
@@ -75,13 +85,21 @@ def unmortgage(state: State, seat: int, action: Unmortgage) -> State:
     cost = repay_cost(state, action.space)
     cash = state.players[seat].cash
     if cash < cost:
-        raise RuleViolation(Rule.MORTGAGE, f"repaying {name} costs ${cost} (the mortgage plus "
-                            f"{state.board.bank.mortgage_interest}%) and {state.name(seat)} has "
-                            f"${cash}")
+        raise RuleViolation(
+            Rule.MORTGAGE,
+            f"repaying {name} costs ${cost} (the mortgage plus "
+            f"{state.board.bank.mortgage_interest}%) and {state.name(seat)} has "
+            f"${cash}",
+        )
     state = state.pay(seat, cost).with_holding(action.space, mortgaged=False)
     state = replace(state, fees=tuple(f for f in state.fees if f != (seat, action.space)))
-    return state.log(EventKind.MORTGAGE, f"{state.name(seat)} repays the mortgage on {name}: "
-                     f"${cost}.", seat, cost, action.space)
+    return state.log(
+        EventKind.MORTGAGE,
+        f"{state.name(seat)} repays the mortgage on {name}: ${cost}.",
+        seat,
+        cost,
+        action.space,
+    )
 
 
 def keep_mortgaged(state: State, seat: int, action: KeepMortgaged) -> State:
@@ -91,5 +109,11 @@ def keep_mortgaged(state: State, seat: int, action: KeepMortgaged) -> State:
         raise RuleViolation(Rule.DEAL, f"{state.name(seat)} owes no interest on {name} now")
     fee = interest(state, state.board.spaces[action.space].mortgage)
     state = replace(state, fees=state.fees[1:])
-    return charge(state, seat, None, fee, f"{state.board.bank.mortgage_interest}% interest to "
-                  f"keep {name} mortgaged", action.space)
+    return charge(
+        state,
+        seat,
+        None,
+        fee,
+        f"{state.board.bank.mortgage_interest}% interest to keep {name} mortgaged",
+        action.space,
+    )

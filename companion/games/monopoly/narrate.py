@@ -16,7 +16,7 @@ def new_events(before: State, after: State) -> tuple[Event, ...]:
     """The events ``after`` adds to ``before`` (a roll starts the list afresh)."""
     if after.rolls != before.rolls:
         return after.events
-    return after.events[len(before.events):]
+    return after.events[len(before.events) :]
 
 
 def narrate(before: State, action: Action, after: State, viewer: str | None = None) -> list[str]:

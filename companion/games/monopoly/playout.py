@@ -49,8 +49,7 @@ RESERVE = 150  # cash a simulated player likes to keep for rent
 def random_action(state: State, rng: random.Random) -> Action:
     """One next action: dice where dice are awaited, else a sensible choice of a waiting
     player (and now and then an owner asking for rent, under the rent=ask house rule)."""
-    if state.claims and state.phase is Phase.PLAY and hold(state) is None \
-            and rng.random() < 0.9:
+    if state.claims and state.phase is Phase.PLAY and hold(state) is None and rng.random() < 0.9:
         claim = rng.choice(state.claims)
         return AskRent(state.name(claim.owner), claim.space)
     w = rng.choice(waiting_for(state))
@@ -92,8 +91,11 @@ def _bid(state: State, seat: int, rng: random.Random) -> Action:
     if isinstance(a.lot, int):
         worth = _value_to(state, seat, a.lot)
     else:
-        worth = 1.3 * min(state.board.spaces[i].building_cost for i in state.owned_by(seat)
-                          if state.board.spaces[i].kind is Kind.LOCATION)
+        worth = 1.3 * min(
+            state.board.spaces[i].building_cost
+            for i in state.owned_by(seat)
+            if state.board.spaces[i].kind is Kind.LOCATION
+        )
     limit = min(worth * rng.uniform(0.5, 1.2), cash - RESERVE / 3)
     amount = a.high_bid + rng.choice((1, 5, 10, 20))
     return Bid(name, amount) if amount <= limit else Pass(name)
@@ -110,8 +112,11 @@ def _answer(state: State, seat: int, rng: random.Random) -> Action:
     gave = deal.take.cash + sum(_value_to(state, seat, i) for i in deal.take.spaces)
     eager = min(0.9, 0.3 + state.round / 200)
     good = got >= 1.4 * gave and state.players[seat].cash + deal.give.cash >= deal.take.cash
-    return next(a for a in options if a.TYPE == "accept") if good and rng.random() < eager \
+    return (
+        next(a for a in options if a.TYPE == "accept")
+        if good and rng.random() < eager
         else Reject(name)
+    )
 
 
 def _raise(state: State, seat: int, rng: random.Random) -> Action:
@@ -177,8 +182,9 @@ def _deal_offer(state: State, seat: int, rng: random.Random) -> Action | None:
             continue
         partner = owners.pop()
         assert partner is not None
-        return Propose(me.name, state.name(partner), Offer(cash=offer),
-                       Offer(spaces=tuple(missing)))
+        return Propose(
+            me.name, state.name(partner), Offer(cash=offer), Offer(spaces=tuple(missing))
+        )
     return None
 
 
@@ -187,12 +193,18 @@ def _end_turn(state: State, seat: int, rng: random.Random) -> Action:
     name = state.name(seat)
     me = state.players[seat]
     options = managing_actions(state, seat)
-    builds = [a for a in options if isinstance(a, Build)
-              and me.cash - state.board.spaces[a.space].building_cost >= RESERVE]
+    builds = [
+        a
+        for a in options
+        if isinstance(a, Build) and me.cash - state.board.spaces[a.space].building_cost >= RESERVE
+    ]
     if builds and rng.random() < 0.9:
         return rng.choice(builds)
-    repays = [a for a in options if isinstance(a, Unmortgage)
-              and me.cash - repay_cost(state, a.space) >= 3 * RESERVE]
+    repays = [
+        a
+        for a in options
+        if isinstance(a, Unmortgage) and me.cash - repay_cost(state, a.space) >= 3 * RESERVE
+    ]
     if repays and rng.random() < 0.5:
         return rng.choice(repays)
     if rng.random() < min(0.5, 0.1 + state.round / 300):

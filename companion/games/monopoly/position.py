@@ -48,8 +48,7 @@ def _space(board: Board, ref: Any, where: str) -> int:
         if not found and ref.strip().isdigit():
             return _space(board, int(ref), where)
         if not found:
-            raise PositionError(f"{where}: no space is called {ref!r} on the board "
-                                f"{board.name!r}")
+            raise PositionError(f"{where}: no space is called {ref!r} on the board {board.name!r}")
         index = found[0]
     else:
         raise PositionError(f"{where}: {ref!r} is neither a space's name nor its number")
@@ -60,33 +59,39 @@ def _space(board: Board, ref: Any, where: str) -> int:
 
 def _list(value: Any, where: str) -> list[Any]:
     if not isinstance(value, list):
-        raise PositionError(f"{where} is a list, e.g. [\"Dark Blue 2\", 21]")
+        raise PositionError(f'{where} is a list, e.g. ["Dark Blue 2", 21]')
     return value
 
 
-def _player(board: Board, name: str, data: Any, most: int,
-            taken: dict[int, str]) -> dict[int, Holding]:
+def _player(
+    board: Board, name: str, data: Any, most: int, taken: dict[int, str]
+) -> dict[int, Holding]:
     """One player's holdings; ``most`` Hideouts a location takes before its Compound."""
     if not isinstance(data, dict):
         raise PositionError(f"[players.{name}] is a table: cash = ..., deeds = [...]")
     unknown = set(data) - _PLAYER_KEYS
     if unknown:
-        raise PositionError(f"[players.{name}]: unknown keys {', '.join(sorted(unknown))}; "
-                            f"use: {', '.join(sorted(_PLAYER_KEYS))}")
+        raise PositionError(
+            f"[players.{name}]: unknown keys {', '.join(sorted(unknown))}; "
+            f"use: {', '.join(sorted(_PLAYER_KEYS))}"
+        )
     holdings: dict[int, Holding] = {}
     for key, mortgaged in (("deeds", False), ("mortgaged", True)):
         for ref in _list(data.get(key, []), f"{name}'s {key}"):
             i = _space(board, ref, f"{name}'s {key}")
             if i in taken:
-                raise PositionError(f"{board.spaces[i].name} is listed for {taken[i]} and "
-                                    f"{name}: a deed has one owner")
+                raise PositionError(
+                    f"{board.spaces[i].name} is listed for {taken[i]} and "
+                    f"{name}: a deed has one owner"
+                )
             taken[i] = name
             holdings[i] = Holding(mortgaged=mortgaged)
     hideouts = data.get("hideouts", {})
     if not isinstance(hideouts, dict):
-        raise PositionError(f"{name}'s hideouts = {{ \"Dark Blue 2\" = 3 }}")
-    built = [(ref, n) for ref, n in hideouts.items()] + \
-        [(ref, None) for ref in _list(data.get("compounds", []), f"{name}'s compounds")]
+        raise PositionError(f'{name}\'s hideouts = {{ "Dark Blue 2" = 3 }}')
+    built = [(ref, n) for ref, n in hideouts.items()] + [
+        (ref, None) for ref in _list(data.get("compounds", []), f"{name}'s compounds")
+    ]
     for ref, n in built:
         what = "hideouts" if n is not None else "compounds"
         i = _space(board, ref, f"{name}'s {what}")
@@ -95,21 +100,27 @@ def _player(board: Board, name: str, data: Any, most: int,
             raise PositionError(f"{name}: {s.name} is not a location and takes no buildings")
         h = holdings.get(i)
         if h is None or h.mortgaged:
-            raise PositionError(f"{name}: {s.name} has buildings, so it must be in {name}'s "
-                                "deeds (unmortgaged)")
+            raise PositionError(
+                f"{name}: {s.name} has buildings, so it must be in {name}'s deeds (unmortgaged)"
+            )
         assert s.group is not None
         group = board.group(s.group)
         if not all(j in holdings and not holdings[j].mortgaged for j in group.spaces):
-            raise PositionError(f"{name}: {s.name} has buildings, so {name} holds all of "
-                                f"{group.name} unmortgaged (Don't Wait for Your Turn 3)")
+            raise PositionError(
+                f"{name}: {s.name} has buildings, so {name} holds all of "
+                f"{group.name} unmortgaged (Don't Wait for Your Turn 3)"
+            )
         if n is None:
             if h.hideouts:
-                raise PositionError(f"{name}: {s.name} has a Compound and Hideouts: list it "
-                                    "in one of the two")
+                raise PositionError(
+                    f"{name}: {s.name} has a Compound and Hideouts: list it in one of the two"
+                )
             holdings[i] = Holding(compound=True)
         elif not (isinstance(n, int) and 1 <= n <= most):
-            raise PositionError(f"{name}: {s.name} = {n!r}: a location has 1 to {most} "
-                                "Hideouts (more is a Compound)")
+            raise PositionError(
+                f"{name}: {s.name} = {n!r}: a location has 1 to {most} "
+                "Hideouts (more is a Compound)"
+            )
         elif h.compound:
             raise PositionError(f"{name}: {s.name} has a Compound and Hideouts")
         else:
@@ -126,8 +137,9 @@ def read_position(text: str, files: Files) -> dict[str, Any]:
     known = {"speed_play", "bankrupt", "players", "board"}
     unknown = set(data) - known
     if unknown:
-        raise PositionError(f"unknown keys {', '.join(sorted(unknown))}; use: "
-                            f"{', '.join(sorted(known))}")
+        raise PositionError(
+            f"unknown keys {', '.join(sorted(unknown))}; use: {', '.join(sorted(known))}"
+        )
     players = data.get("players")
     if not isinstance(players, dict) or not players:
         raise PositionError(f"list each player under [players.Name], e.g.\n{EXAMPLE}")
@@ -142,8 +154,9 @@ def read_position(text: str, files: Files) -> dict[str, Any]:
     bankrupt = _list(data.get("bankrupt", []), "bankrupt")
     if not all(isinstance(b, str) for b in bankrupt) or len(set(bankrupt)) != len(bankrupt):
         raise PositionError("bankrupt lists names, each once")
-    per_compound = board.bank.speed_hideouts_per_compound if speed else \
-        board.bank.hideouts_per_compound
+    per_compound = (
+        board.bank.speed_hideouts_per_compound if speed else board.bank.hideouts_per_compound
+    )
     taken: dict[int, str] = {}
     fortunes = {}
     built = [0, 0]  # Hideouts, Compounds on the board
@@ -155,13 +168,17 @@ def read_position(text: str, files: Files) -> dict[str, Any]:
         if not (isinstance(cash, int) and not isinstance(cash, bool) and cash >= 0):
             raise PositionError(f"{name}'s cash = {cash!r}: a whole number of dollars")
         if name in bankrupt and (holdings or cash):
-            raise PositionError(f"{name} is bankrupt, so holds nothing: remove their cash and "
-                                "deeds, or take them off bankrupt")
+            raise PositionError(
+                f"{name} is bankrupt, so holds nothing: remove their cash and "
+                "deeds, or take them off bankrupt"
+            )
         fortunes[name] = fortune(board, cash, holdings, per_compound)
     for name in bankrupt:
         fortunes.setdefault(name, fortune(board, 0, {}, per_compound))
-    for n, stock, what in ((built[0], board.bank.hideouts, "Hideouts"),
-                           (built[1], board.bank.compounds, "Compounds")):
+    for n, stock, what in (
+        (built[0], board.bank.hideouts, "Hideouts"),
+        (built[1], board.bank.compounds, "Compounds"),
+    ):
         if n > stock:
             raise PositionError(f"{n} {what} are listed and the game has {stock}")
     if len(fortunes) - len(bankrupt) < 1:

@@ -28,8 +28,10 @@ def rent_due(state: State, space: int, dice: tuple[int, ...], multiplier: int = 
             return s.rents[-1]
         if h.hideouts:
             return s.rents[h.hideouts]
-        whole = all(state.holding(i).owner == h.owner and not state.holding(i).mortgaged
-                    for i in state.board.set_of(space))
+        whole = all(
+            state.holding(i).owner == h.owner and not state.holding(i).mortgaged
+            for i in state.board.set_of(space)
+        )
         return s.rents[0] * (2 if whole else 1)
     owned = max(1, state.count_owned(h.owner, s.kind))
     if s.kind is Kind.VEHICLE:
@@ -46,8 +48,11 @@ def rent_words(state: State, space: int, multiplier: int = 0) -> str:
             return "with a Compound"
         if h.hideouts:
             return f"with {h.hideouts} Hideout{'s' if h.hideouts > 1 else ''}"
-        return "doubled: the whole colour group" if rent_due(state, space, ()) > s.rents[0] \
+        return (
+            "doubled: the whole colour group"
+            if rent_due(state, space, ()) > s.rents[0]
             else "unimproved"
+        )
     assert h.owner is not None
     owned = max(1, state.count_owned(h.owner, s.kind))
     if s.kind is Kind.VEHICLE:

@@ -14,8 +14,12 @@ def scores_table(scores: dict[str, Any]) -> str:
     width = max(10, *(len(n) + 2 for n in names))
     rows = [f"{'':<12}" + "".join(f"{n:>{width}}" for n in names)]
     rows.append("-" * len(rows[0]))
-    for key, title in (("cash", "Cash"), ("properties", "Properties"),
-                       ("mortgaged", "Mortgaged/2"), ("buildings", "Buildings")):
+    for key, title in (
+        ("cash", "Cash"),
+        ("properties", "Properties"),
+        ("mortgaged", "Mortgaged/2"),
+        ("buildings", "Buildings"),
+    ):
         rows.append(f"{title:<12}" + "".join(f"{fortunes[n][key]:>{width}}" for n in names))
     rows.append("-" * len(rows[0]))
     rows.append(f"{'Total':<12}" + "".join(f"{fortunes[n]['total']:>{width}}" for n in names))
@@ -23,15 +27,20 @@ def scores_table(scores: dict[str, Any]) -> str:
     if scores.get("bankrupt"):
         rows.append("Bankrupt: " + ", ".join(scores["bankrupt"]))
     rows.append("")
-    rows.append("Winner: " + " and ".join(scores["winners"])
-                + (f" ({scores['end']})" if scores.get("end") else ""))
+    rows.append(
+        "Winner: "
+        + " and ".join(scores["winners"])
+        + (f" ({scores['end']})" if scores.get("end") else "")
+    )
     return "\n".join(rows)
 
 
 def board_summary(state: State) -> str:
-    lines = [f"Board: {state.board.name}",
-             f"Round {state.round}; Bank: {state.hideouts_left()} Hideouts, "
-             f"{state.compounds_left()} Compounds."]
+    lines = [
+        f"Board: {state.board.name}",
+        f"Round {state.round}; Bank: {state.hideouts_left()} Hideouts, "
+        f"{state.compounds_left()} Compounds.",
+    ]
     for i, p in enumerate(state.players):
         if p.bankrupt:
             lines.append(f"  {p.name:<10} bankrupt")

@@ -23,8 +23,10 @@ def _landed(state: State, seat: int, space: int, doing: str) -> str:
     require_step(state, seat, (Step.BUY,), Rule.UNOWNED, doing)
     here = state.players[seat].position
     if space != here:
-        raise RuleViolation(Rule.UNOWNED, f"{state.name(seat)} landed on "
-                            f"{state.space_name(here)}, not {state.space_name(space)}")
+        raise RuleViolation(
+            Rule.UNOWNED,
+            f"{state.name(seat)} landed on {state.space_name(here)}, not {state.space_name(space)}",
+        )
     return state.space_name(space)
 
 
@@ -34,25 +36,39 @@ def buy(state: State, seat: int, action: Buy) -> State:
     price = state.board.spaces[action.space].price
     cash = state.players[seat].cash
     if cash < price:
-        raise RuleViolation(Rule.UNOWNED, f"{name} costs ${price} and {state.name(seat)} has "
-                            f"${cash}: mortgage or sell first, or let it go to auction")
+        raise RuleViolation(
+            Rule.UNOWNED,
+            f"{name} costs ${price} and {state.name(seat)} has "
+            f"${cash}: mortgage or sell first, or let it go to auction",
+        )
     state = state.pay(seat, price).with_holding(action.space, owner=seat)
-    state = state.log(EventKind.BUY, f"{state.name(seat)} buys {name} for ${price}.", seat,
-                      price, action.space)
+    state = state.log(
+        EventKind.BUY, f"{state.name(seat)} buys {name} for ${price}.", seat, price, action.space
+    )
     return finish_landing(state)
 
 
 def decline(state: State, seat: int, action: Decline) -> State:
     """Not at the listed price: the Banker auctions it, the decliner bidding first."""
     name = _landed(state, seat, action.space, "decline")
-    state = state.log(EventKind.AUCTION, f"{state.name(seat)} does not buy {name}: it goes up "
-                      "for auction.", seat, space=action.space)
+    state = state.log(
+        EventKind.AUCTION,
+        f"{state.name(seat)} does not buy {name}: it goes up for auction.",
+        seat,
+        space=action.space,
+    )
     return open_auction(finish_landing(state), action.space, seat)
 
 
-def open_auction(state: State, lot: int | str, first: int,
-                 bidders: tuple[int, ...] | None = None, opening: int = 0,
-                 opener: int | None = None, requested: int | None = None) -> State:
+def open_auction(
+    state: State,
+    lot: int | str,
+    first: int,
+    bidders: tuple[int, ...] | None = None,
+    opening: int = 0,
+    opener: int | None = None,
+    requested: int | None = None,
+) -> State:
     """Start the auction of ``lot``: bidders in turn from ``first``, clockwise (every player
     still in, unless ``bidders`` says who may bid). A shortage auction is opened by a bid:
     ``opener`` bid ``opening`` to build on ``requested``."""
@@ -61,11 +77,12 @@ def open_auction(state: State, lot: int | str, first: int,
     order = tuple(s for k in range(n) if (s := (first + k) % n) in allowed)
     if opener in order:  # the opener has spoken: the others answer, then back to them
         k = order.index(opener)
-        order = order[k + 1:] + order[:k + 1]
+        order = order[k + 1 :] + order[: k + 1]
     if not order:
         return state
-    auction = Auction(lot, order, order[0], high_bid=opening, high_bidder=opener,
-                      requested=requested)
+    auction = Auction(
+        lot, order, order[0], high_bid=opening, high_bidder=opener, requested=requested
+    )
     state = replace(state, auction=auction)
     return close_auction(state) if order[0] == opener else state
 
@@ -81,8 +98,9 @@ def _my_bid(state: State, seat: int, doing: str) -> Auction:
     if state.deal is not None:
         raise RuleViolation(Rule.AUCTION, "the auction waits for the deal's answer")
     if seat != a.turn:
-        raise RuleViolation(Rule.AUCTION, f"it is {state.name(a.turn)}'s turn to bid, not "
-                            f"{state.name(seat)}'s")
+        raise RuleViolation(
+            Rule.AUCTION, f"it is {state.name(a.turn)}'s turn to bid, not {state.name(seat)}'s"
+        )
     return a
 
 
@@ -91,14 +109,18 @@ def bid(state: State, seat: int, action: Bid) -> State:
     cash = state.players[seat].cash
     if action.amount < 1 or action.amount <= a.high_bid:
         low = max(1, a.high_bid + 1)
-        raise RuleViolation(Rule.AUCTION, f"a bid must be at least ${low} "
-                            f"(the highest bid is ${a.high_bid})")
+        raise RuleViolation(
+            Rule.AUCTION, f"a bid must be at least ${low} (the highest bid is ${a.high_bid})"
+        )
     if action.amount > cash:
-        raise RuleViolation(Rule.AUCTION, f"{state.name(seat)} has ${cash}: bids are made in "
-                            "cash")
+        raise RuleViolation(Rule.AUCTION, f"{state.name(seat)} has ${cash}: bids are made in cash")
     state = replace(state, auction=replace(a, high_bid=action.amount, high_bidder=seat))
-    state = state.log(EventKind.AUCTION, f"{state.name(seat)} bids ${action.amount} for "
-                      f"{lot_name(state, a.lot)}.", seat, action.amount)
+    state = state.log(
+        EventKind.AUCTION,
+        f"{state.name(seat)} bids ${action.amount} for {lot_name(state, a.lot)}.",
+        seat,
+        action.amount,
+    )
     return _next_bidder(state)
 
 
@@ -132,14 +154,21 @@ def close_auction(state: State) -> State:
     state = replace(state, auction=None)
     name = lot_name(state, a.lot)
     if a.high_bidder is None:
-        state = state.log(EventKind.AUCTION, f"Nobody bids: {name} stays with the Bank.",
-                          space=a.lot if isinstance(a.lot, int) else None)
+        state = state.log(
+            EventKind.AUCTION,
+            f"Nobody bids: {name} stays with the Bank.",
+            space=a.lot if isinstance(a.lot, int) else None,
+        )
     else:
         winner = a.high_bidder
         state = state.pay(winner, a.high_bid)
-        state = state.log(EventKind.AUCTION, f"{state.name(winner)} buys {name} for "
-                          f"${a.high_bid} at auction.", winner, a.high_bid,
-                          a.lot if isinstance(a.lot, int) else None)
+        state = state.log(
+            EventKind.AUCTION,
+            f"{state.name(winner)} buys {name} for ${a.high_bid} at auction.",
+            winner,
+            a.high_bid,
+            a.lot if isinstance(a.lot, int) else None,
+        )
         if isinstance(a.lot, int):
             state = state.with_holding(a.lot, owner=winner, mortgaged=False)
         elif a.requested is not None and state.holding(a.requested).owner == winner:
@@ -157,4 +186,3 @@ def next_lot(state: State) -> State:
     state = replace(state, lots=rest)
     first = state.turn if not state.players[state.turn].bankrupt else state.left_of(state.turn)
     return open_auction(state, lot, first)
-

@@ -30,12 +30,18 @@ class Fortune:
         return self.cash + self.properties + self.mortgaged + self.buildings
 
     def to_dict(self) -> dict[str, int]:
-        return {"cash": self.cash, "properties": self.properties, "mortgaged": self.mortgaged,
-                "buildings": self.buildings, "total": self.total}
+        return {
+            "cash": self.cash,
+            "properties": self.properties,
+            "mortgaged": self.mortgaged,
+            "buildings": self.buildings,
+            "total": self.total,
+        }
 
 
-def fortune(board: Board, cash: int, holdings: dict[int, Holding],
-            hideouts_per_compound: int) -> Fortune:
+def fortune(
+    board: Board, cash: int, holdings: dict[int, Holding], hideouts_per_compound: int
+) -> Fortune:
     """A fortune from cash and the holdings on each space."""
     props = mortgaged = buildings = 0
     for space, h in holdings.items():
@@ -52,28 +58,36 @@ def fortune_of(state: State, seat: int) -> Fortune:
     if state.players[seat].bankrupt:
         return Fortune()
     holdings = {i: state.holding(i) for i in state.owned_by(seat)}
-    return fortune(state.board, state.players[seat].cash, holdings,
-                   state.hideouts_per_compound)
+    return fortune(state.board, state.players[seat].cash, holdings, state.hideouts_per_compound)
 
 
 def ranking(fortunes: dict[str, Fortune], out_order: list[str], last: str | None) -> dict[str, int]:
     """Places: the last player standing first, then the others still in by fortune (equal
     fortunes share a place), then the bankrupt, the latest to go first."""
-    standing = sorted((n for n in fortunes if n not in out_order),
-                      key=lambda n: (n != last, -fortunes[n].total))
+    standing = sorted(
+        (n for n in fortunes if n not in out_order), key=lambda n: (n != last, -fortunes[n].total)
+    )
     places: dict[str, int] = {}
     for i, name in enumerate(standing):
         prev = standing[i - 1] if i else None
-        shared = prev is not None and last not in (prev, name) \
+        shared = (
+            prev is not None
+            and last not in (prev, name)
             and fortunes[prev].total == fortunes[name].total
+        )
         places[name] = places[prev] if shared and prev is not None else i + 1
     for k, name in enumerate(reversed(out_order)):
         places[name] = len(standing) + k + 1
     return places
 
 
-def scores(fortunes: dict[str, Fortune], out_order: list[str], speed_play: bool,
-           over: bool, end: str | None = None) -> dict[str, Any]:
+def scores(
+    fortunes: dict[str, Fortune],
+    out_order: list[str],
+    speed_play: bool,
+    over: bool,
+    end: str | None = None,
+) -> dict[str, Any]:
     """The score as JSON: ``totals`` are fortunes; ``winners`` the last player standing, or
     (Speed Play, or a game stopped early) the richest still in."""
     standing = [n for n in fortunes if n not in out_order]
@@ -97,5 +111,10 @@ def scores(fortunes: dict[str, Fortune], out_order: list[str], speed_play: bool,
 
 def score(state: State) -> dict[str, Any]:
     fortunes = {p.name: fortune_of(state, i) for i, p in enumerate(state.players)}
-    return scores(fortunes, [state.name(s) for s in state.out_order], state.rules.speed_play,
-                  state.is_over, state.end)
+    return scores(
+        fortunes,
+        [state.name(s) for s in state.out_order],
+        state.rules.speed_play,
+        state.is_over,
+        state.end,
+    )

@@ -186,7 +186,8 @@ class State:
             if p.name == name:
                 return i
         raise MalformedAction(
-            f"{name!r} is not at this table; players: {', '.join(p.name for p in self.players)}")
+            f"{name!r} is not at this table; players: {', '.join(p.name for p in self.players)}"
+        )
 
     def name(self, seat: int) -> str:
         return self.players[seat].name
@@ -226,8 +227,14 @@ class State:
         holdings[space] = replace(current, **changes)
         return replace(self, holdings=tuple(holdings))
 
-    def log(self, kind: EventKind, text: str, player: int | None = None, amount: int = 0,
-            space: int | None = None) -> State:
+    def log(
+        self,
+        kind: EventKind,
+        text: str,
+        player: int | None = None,
+        amount: int = 0,
+        space: int | None = None,
+    ) -> State:
         who = self.name(player) if player is not None else None
         return replace(self, events=(*self.events, Event(kind, text, who, amount, space)))
 
@@ -241,8 +248,9 @@ class State:
     def space_name(self, space: int) -> str:
         spaces = self.edition.board.spaces
         if not 0 <= space < len(spaces):
-            raise MalformedAction(f"there is no space {space}: spaces are 0 (GO) to "
-                                  f"{len(spaces) - 1}")
+            raise MalformedAction(
+                f"there is no space {space}: spaces are 0 (GO) to {len(spaces) - 1}"
+            )
         return spaces[space].name
 
     def owned_by(self, seat: int) -> tuple[int, ...]:
@@ -257,8 +265,11 @@ class State:
     @property
     def hideouts_per_compound(self) -> int:
         bank = self.board.bank
-        return bank.speed_hideouts_per_compound if self.rules.speed_play else \
-            bank.hideouts_per_compound
+        return (
+            bank.speed_hideouts_per_compound
+            if self.rules.speed_play
+            else bank.hideouts_per_compound
+        )
 
     def level(self, space: int) -> int:
         """Buildings on a location counted evenly: Hideouts, or one more for a Compound."""
@@ -285,9 +296,12 @@ class State:
 
     def count_owned(self, seat: int, kind: Kind) -> int:
         """How many Vehicles (or Cops & Politicians) ``seat`` owns, for their rent."""
-        return sum(1 for i in self.board.of_kind(kind)
-                   if self.holding(i).owner == seat
-                   and (self.rules.mortgaged_count or not self.holding(i).mortgaged))
+        return sum(
+            1
+            for i in self.board.of_kind(kind)
+            if self.holding(i).owner == seat
+            and (self.rules.mortgaged_count or not self.holding(i).mortgaged)
+        )
 
     def jail_cards_held(self) -> set[str]:
         return {c for p in self.players for c in p.jail_cards}

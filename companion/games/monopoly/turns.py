@@ -79,14 +79,23 @@ def advance(state: State, seat: int, steps: int, by_card: bool = False) -> State
     start = state.players[seat].position
     to = (start + steps) % size
     state = state.with_player(seat, position=to)
-    state = state.log(EventKind.MOVE, f"{state.name(seat)} moves {steps} to "
-                      f"{state.space_name(to)}.", seat, steps, to)
+    state = state.log(
+        EventKind.MOVE,
+        f"{state.name(seat)} moves {steps} to {state.space_name(to)}.",
+        seat,
+        steps,
+        to,
+    )
     if start + steps >= size:
         salary = state.board.bank.salary
         state = state.pay(seat, -salary)
-        state = state.log(EventKind.SALARY, f"{state.name(seat)} "
-                          f"{'lands on' if to == 0 else 'passes'} GO and collects ${salary}.",
-                          seat, salary, 0)
+        state = state.log(
+            EventKind.SALARY,
+            f"{state.name(seat)} {'lands on' if to == 0 else 'passes'} GO and collects ${salary}.",
+            seat,
+            salary,
+            0,
+        )
     return land(state, seat, by_card)
 
 
@@ -103,9 +112,12 @@ def land(state: State, seat: int, by_card: bool = False) -> State:
         case Kind.CARD:
             assert s.deck is not None
             deck = s.deck.value.capitalize()
-            state = state.log(EventKind.CARD, f"{state.name(seat)} draws "
-                              f"{'an' if deck[0] in 'AEIOU' else 'a'} {deck} card.", seat,
-                              space=space)
+            state = state.log(
+                EventKind.CARD,
+                f"{state.name(seat)} draws {'an' if deck[0] in 'AEIOU' else 'a'} {deck} card.",
+                seat,
+                space=space,
+            )
             return replace(state, step=Step.DRAW, drawing=s.deck)
         case Kind.LOCATION | Kind.VEHICLE | Kind.UTILITY:
             return _land_on_property(state, seat, space, by_card)
@@ -137,9 +149,14 @@ def owe_rent(state: State, payer: int, space: int) -> State:
     if state.rules.rent == "ask":
         claim = RentClaim(owner, payer, space, amount)
         state = replace(state, claims=(*state.claims, claim))
-        return state.log(EventKind.RENT, f"{state.name(owner)} may ask {state.name(payer)} for "
-                         f"${amount} ({reason}) before the next player rolls.", owner, amount,
-                         space)
+        return state.log(
+            EventKind.RENT,
+            f"{state.name(owner)} may ask {state.name(payer)} for "
+            f"${amount} ({reason}) before the next player rolls.",
+            owner,
+            amount,
+            space,
+        )
     return charge(state, payer, owner, amount, reason, space)
 
 
@@ -161,8 +178,11 @@ def pay_fine(state: State, seat: int, action: PayFine) -> State:
     fine = state.board.bank.jail_fine
     cash = state.players[seat].cash
     if cash < fine:
-        raise RuleViolation(Rule.JAIL, f"{state.name(seat)} has ${cash} and the fine is "
-                            f"${fine}: mortgage or sell first, or roll for doubles")
+        raise RuleViolation(
+            Rule.JAIL,
+            f"{state.name(seat)} has ${cash} and the fine is "
+            f"${fine}: mortgage or sell first, or roll for doubles",
+        )
     state = state.pay(seat, fine)
     return replace(_free(state, seat, f"pays the ${fine} fine"), step=Step.ROLL)
 
@@ -172,8 +192,11 @@ def use_card(state: State, seat: int, action: UseJailCard) -> State:
     require_step(state, seat, (Step.JAIL,), Rule.JAIL, "use a Get Out of Jail Free card")
     cards = state.players[seat].jail_cards
     if not cards:
-        raise RuleViolation(Rule.JAIL, f"{state.name(seat)} has no Get Out of Jail Free card "
-                            "(one can be bought from another player in a deal)")
+        raise RuleViolation(
+            Rule.JAIL,
+            f"{state.name(seat)} has no Get Out of Jail Free card "
+            "(one can be bought from another player in a deal)",
+        )
     state = state.with_player(seat, jail_cards=cards[1:])
     return replace(_free(state, seat, "Get Out of Jail Free card"), step=Step.ROLL)
 
@@ -192,12 +215,18 @@ def _jail_roll(state: State, seat: int) -> State:
     state = state.with_player(seat, jail_rolls=tries)
     bank = state.board.bank
     if state.rules.speed_play or tries >= bank.jail_rolls:
-        why = ("Speed Play: out of Jail this turn" if state.rules.speed_play
-               else f"no doubles in {tries} tries")
+        why = (
+            "Speed Play: out of Jail this turn"
+            if state.rules.speed_play
+            else f"no doubles in {tries} tries"
+        )
         state = charge(state, seat, None, bank.jail_fine, f"the Jail fine, {why}")
         return replace(state, step=Step.MOVE, pending_move=dice)  # moves once it is paid
-    state = state.log(EventKind.JAIL, f"No doubles: {state.name(seat)} stays in Jail "
-                      f"({tries} of {bank.jail_rolls} tries).", seat)
+    state = state.log(
+        EventKind.JAIL,
+        f"No doubles: {state.name(seat)} stays in Jail ({tries} of {bank.jail_rolls} tries).",
+        seat,
+    )
     return replace(state, step=Step.END)
 
 
@@ -212,8 +241,9 @@ def end_turn(state: State, seat: int, action: EndTurn) -> State:
     """Pass the dice to the player on the left (On Your Turn 6)."""
     require_step(state, seat, (Step.END,), Rule.TURN, "pass the dice")
     state = next_turn(state)
-    return state.log(EventKind.END, f"{state.name(seat)} passes the dice to "
-                     f"{state.name(state.turn)}.", seat)
+    return state.log(
+        EventKind.END, f"{state.name(seat)} passes the dice to {state.name(state.turn)}.", seat
+    )
 
 
 def ask_rent(state: State, seat: int, action: AskRent) -> State:
@@ -223,7 +253,10 @@ def ask_rent(state: State, seat: int, action: AskRent) -> State:
     name = state.space_name(action.space)
     claim = next((c for c in state.claims if c.space == action.space and c.owner == seat), None)
     if claim is None:
-        raise RuleViolation(Rule.COLLECT_RENT, f"nobody owes {state.name(seat)} rent for {name} "
-                            "now: rent is asked for before the next player rolls")
+        raise RuleViolation(
+            Rule.COLLECT_RENT,
+            f"nobody owes {state.name(seat)} rent for {name} "
+            "now: rent is asked for before the next player rolls",
+        )
     state = replace(state, claims=tuple(c for c in state.claims if c is not claim))
     return charge(state, claim.payer, seat, claim.amount, f"rent for {name}", action.space)

@@ -40,8 +40,11 @@ def _don(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
 
 def _player(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
     p = state.players[seat]
-    tradeable = [i for i in state.owned_by(seat)  # a group's buildings are sold first
-                 if not any(state.holding(j).buildings for j in state.board.set_of(i))]
+    tradeable = [
+        i
+        for i in state.owned_by(seat)  # a group's buildings are sold first
+        if not any(state.holding(j).buildings for j in state.board.set_of(i))
+    ]
     return {
         "name": p.name,
         "colour": p.colour,
@@ -66,9 +69,12 @@ def _spaces(state: State) -> dict[str, Any]:
     for i, h in enumerate(state.holdings):
         if h is None:
             continue
-        entry: dict[str, Any] = {"owner": state.name(h.owner) if h.owner is not None else None,
-                                 "mortgaged": h.mortgaged, "hideouts": h.hideouts,
-                                 "compound": h.compound}
+        entry: dict[str, Any] = {
+            "owner": state.name(h.owner) if h.owner is not None else None,
+            "mortgaged": h.mortgaged,
+            "hideouts": h.hideouts,
+            "compound": h.compound,
+        }
         if h.owner is not None:
             entry["rent"] = rent_due(state, i, state.dice or (0, 0))
             if h.mortgaged:
@@ -98,8 +104,12 @@ def _deal(state: State) -> dict[str, Any] | None:
     d = state.deal
     if d is None:
         return None
-    return {"proposer": state.name(d.proposer), "partner": state.name(d.partner),
-            "give": d.give.to_dict(), "take": d.take.to_dict()}
+    return {
+        "proposer": state.name(d.proposer),
+        "partner": state.name(d.partner),
+        "give": d.give.to_dict(),
+        "take": d.take.to_dict(),
+    }
 
 
 def player_view(state: State, viewer: str | None) -> dict[str, Any]:
@@ -117,34 +127,70 @@ def player_view(state: State, viewer: str | None) -> dict[str, Any]:
         "players": [_player(state, i, me) for i in range(len(state.players))],
         "spaces": _spaces(state),
         "bank": {
-            "hideouts": state.hideouts_left(), "compounds": state.compounds_left(),
+            "hideouts": state.hideouts_left(),
+            "compounds": state.compounds_left(),
             "hideouts_per_compound": state.hideouts_per_compound,
-            "shortage": {b: [state.name(s) for s in short] for b in (HIDEOUT, COMPOUND)
-                         if state.phase is Phase.PLAY and (short := shortage(state, b))},
-            "salary": bank.salary, "jail_fine": bank.jail_fine,
+            "shortage": {
+                b: [state.name(s) for s in short]
+                for b in (HIDEOUT, COMPOUND)
+                if state.phase is Phase.PLAY and (short := shortage(state, b))
+            },
+            "salary": bank.salary,
+            "jail_fine": bank.jail_fine,
         },
         "dice": list(state.dice),
         "doubles": state.doubles,
-        "events": [{"kind": e.kind.value, "text": e.text, "player": e.player,
-                    "amount": e.amount, "space": e.space} for e in state.events],
+        "events": [
+            {
+                "kind": e.kind.value,
+                "text": e.text,
+                "player": e.player,
+                "amount": e.amount,
+                "space": e.space,
+            }
+            for e in state.events
+        ],
         "drawing": state.drawing.value if state.drawing is not None else None,
         "auction": _auction(state),
         "lots": [state.space_name(s) for s in state.lots],
-        "debts": [{"debtor": state.name(d.debtor),
-                   "creditor": state.name(d.creditor) if d.creditor is not None else None,
-                   "amount": d.amount, "reason": d.reason} for d in state.debts],
+        "debts": [
+            {
+                "debtor": state.name(d.debtor),
+                "creditor": state.name(d.creditor) if d.creditor is not None else None,
+                "amount": d.amount,
+                "reason": d.reason,
+            }
+            for d in state.debts
+        ],
         "deal": _deal(state),
-        "fees": [{"player": state.name(s), "space": sp, "repay": repay_cost(state, sp),
-                  "interest": repay_cost(state, sp) - state.board.spaces[sp].mortgage}
-                 for s, sp in state.fees],
-        "placing": ({"player": state.name(state.placing[0]), "building": state.placing[1]}
-                    if state.placing else None),
-        "claims": [{"owner": state.name(c.owner), "payer": state.name(c.payer),
-                    "space": c.space, "amount": c.amount} for c in state.claims],
+        "fees": [
+            {
+                "player": state.name(s),
+                "space": sp,
+                "repay": repay_cost(state, sp),
+                "interest": repay_cost(state, sp) - state.board.spaces[sp].mortgage,
+            }
+            for s, sp in state.fees
+        ],
+        "placing": (
+            {"player": state.name(state.placing[0]), "building": state.placing[1]}
+            if state.placing
+            else None
+        ),
+        "claims": [
+            {
+                "owner": state.name(c.owner),
+                "payer": state.name(c.payer),
+                "space": c.space,
+                "amount": c.amount,
+            }
+            for c in state.claims
+        ],
         "rolloff": {state.name(s): t for s, t in state.rolloff},
-        "waiting": [{"player": w.player, "does": w.does,
-                     **({"dice": w.dice.count} if w.dice else {})}
-                    for w in waiting_for(state)],
+        "waiting": [
+            {"player": w.player, "does": w.does, **({"dice": w.dice.count} if w.dice else {})}
+            for w in waiting_for(state)
+        ],
         "options": options_to_dict(state.rules),
         "end": state.end,
     }
@@ -167,7 +213,7 @@ def scramble(state: State, viewer: str | None, rng: random.Random) -> State:
     me = state.seat(viewer) if viewer is not None else None
     ids = [d.id for d in state.edition.dons]
     players = tuple(
-        replace(p, don=rng.choice(ids)) if p.don is not None and not p.don_played and i != me
-        else p
-        for i, p in enumerate(state.players))
+        replace(p, don=rng.choice(ids)) if p.don is not None and not p.don_played and i != me else p
+        for i, p in enumerate(state.players)
+    )
     return replace(state, players=players)

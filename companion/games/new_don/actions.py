@@ -239,9 +239,12 @@ def _as_scored(data: dict[str, Any]) -> Any:
     way too: it still says so (as friends_close_house), so old records keep their scores.
     Every line written since names its game."""
     options = data.get("options")
-    if ("game" not in data and isinstance(options, dict)
-            and options.get("scoring") == "friends_close"
-            and "friends_close_house" not in options):
+    if (
+        "game" not in data
+        and isinstance(options, dict)
+        and options.get("scoring") == "friends_close"
+        and "friends_close_house" not in options
+    ):
         return {**options, "friends_close_house": True}
     return options
 

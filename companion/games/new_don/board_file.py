@@ -343,8 +343,11 @@ def _tables(c: _Checker, raw: list[Any], key: str) -> list[dict[str, Any] | None
         if isinstance(table, dict):
             out.append(table)
             continue
-        c.error(c.lines.key(key), f"{key} #{i + 1} is {table!r}, not a table",
-                f"write each one as a [[{key}]] table (see docs/boards.md)")
+        c.error(
+            c.lines.key(key),
+            f"{key} #{i + 1} is {table!r}, not a table",
+            f"write each one as a [[{key}]] table (see docs/boards.md)",
+        )
         out.append(None)
     return out
 
@@ -361,7 +364,8 @@ def _districts(c: _Checker, data: dict[str, Any]) -> list[District]:
         raw = []
     seen_faces: dict[int, int] = {}  # face -> the line it was first defined on
     districts = [
-        d for i, table in enumerate(_tables(c, raw, "districts"))
+        d
+        for i, table in enumerate(_tables(c, raw, "districts"))
         if table is not None and (d := _district(c, i, table, seen_faces)) is not None
     ]
     first = c.lines.start("districts", 0)
@@ -418,9 +422,7 @@ def _district(
         colour = "#888888"
     points = d.get("points")
     if not (
-        isinstance(points, list)
-        and len(points) == 3
-        and all(_int(p) and p >= 0 for p in points)
+        isinstance(points, list) and len(points) == 3 and all(_int(p) and p >= 0 for p in points)
     ):
         c.error(
             at("points"),
@@ -576,10 +578,8 @@ def _straight(
     if face not in raw:
         c.error(
             at("straight"),
-            f"neighborhood {nid}: straight {raw} does not "
-            f"contain its district's face {face}",
-            f"use a straight with a {face}, e.g. "
-            f"{[max(1, min(face, 4)) + k for k in range(3)]}",
+            f"neighborhood {nid}: straight {raw} does not contain its district's face {face}",
+            f"use a straight with a {face}, e.g. {[max(1, min(face, 4)) + k for k in range(3)]}",
         )
         return None
     return tuple(sorted(raw))

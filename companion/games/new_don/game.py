@@ -36,17 +36,19 @@ from companion.protocol.options import OptionInfo
 
 # A player may take back their own last move only where it revealed nothing and rolled no die
 # (the BGA undo policy): a roll, an offer's answer or a shown favor cannot be taken back.
-PLAYER_UNDOABLE = frozenset({
-    "keep_vegas",
-    "choose_favor_spot",
-    "reroll",
-    "pass",
-    "claim",
-    "muscle_out",
-    "recruit",
-    "bet",
-    "favor",
-})
+PLAYER_UNDOABLE = frozenset(
+    {
+        "keep_vegas",
+        "choose_favor_spot",
+        "reroll",
+        "pass",
+        "claim",
+        "muscle_out",
+        "recruit",
+        "bet",
+        "favor",
+    }
+)
 
 
 class NewDon:
@@ -58,8 +60,12 @@ class NewDon:
     rulebook = "new-don-rulebook.txt"
     house_rules = HouseRules
     setup_choices = (
-        OptionInfo("board", (None, *SHIPPED), None,
-                   "the board side: the one for the number of players, or 3-4 or 5-6"),
+        OptionInfo(
+            "board",
+            (None, *SHIPPED),
+            None,
+            "the board side: the one for the number of players, or 3-4 or 5-6",
+        ),
     )
 
     def setup_from_dict(self, data: dict[str, Any]) -> Setup:
@@ -114,8 +120,7 @@ class NewDon:
     def action_view(self, before: State, action: Action, viewer: str | None) -> dict[str, Any]:
         return action_view(before, action, viewer)
 
-    def narrate(self, before: State, action: Action, after: State,
-                viewer: str | None) -> list[str]:
+    def narrate(self, before: State, action: Action, after: State, viewer: str | None) -> list[str]:
         return narrate(before, action, after, viewer)
 
     def choices(self, state: State, viewer: str) -> list[Choice]:
@@ -128,8 +133,14 @@ class NewDon:
     def dice_sets(self, state: State) -> list[DiceSet]:
         # Setup: "each player takes the five dice in their color", and "the three red dice".
         board = state.board
-        sets = [DiceSet(p.colour or p.name, f"{p.name} ({p.colour})" if p.colour else p.name,
-                        board.dice_per_player) for p in state.players]
+        sets = [
+            DiceSet(
+                p.colour or p.name,
+                f"{p.name} ({p.colour})" if p.colour else p.name,
+                board.dice_per_player,
+            )
+            for p in state.players
+        ]
         sets.append(DiceSet(VEGAS, "Vegas (the three red dice)", board.vegas_dice, "red die"))
         return sets
 

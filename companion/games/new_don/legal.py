@@ -34,13 +34,19 @@ VEGAS = "vegas"  # the pool of the three red dice (DiceRequest.pools)
 def _roll(state: State, seat: int) -> Waiting:
     """A player's roll: their own dice, and the red dice they hold and did not lock."""
     p = state.players[seat]
-    red = bool(p.vegas_taken) and (state.phase is not Phase.ROLL
-                                   or len(p.vegas_taken) > len(p.locked))
+    red = bool(p.vegas_taken) and (
+        state.phase is not Phase.ROLL or len(p.vegas_taken) > len(p.locked)
+    )
     # Applying the roll is sure to change this player's dice or what they still must roll.
     ask = repr((state.phase.value, state.round, p.dice, p.to_roll))
     n = p.to_roll
-    return Waiting(p.name, "roll", DiceRequest(n, (OWN, VEGAS) if red else (OWN,), ask=ask,
-                                               prompt=f"Roll your {n} {dice_word(n)}"))
+    return Waiting(
+        p.name,
+        "roll",
+        DiceRequest(
+            n, (OWN, VEGAS) if red else (OWN,), ask=ask, prompt=f"Roll your {n} {dice_word(n)}"
+        ),
+    )
 
 
 def dice_word(n: int) -> str:
@@ -58,14 +64,24 @@ def waiting_for(state: State) -> list[Waiting]:
             if f is None:
                 # This player's own entry: another player's roll being applied changes nothing.
                 ask = repr((tuple(faces), faces.get(s)))
-                out.append(Waiting(state.name(s), "godfather_roll", DiceRequest(
-                    1, ask=ask, prompt="Roll one die for the Godfather roll-off")))
+                out.append(
+                    Waiting(
+                        state.name(s),
+                        "godfather_roll",
+                        DiceRequest(1, ask=ask, prompt="Roll one die for the Godfather roll-off"),
+                    )
+                )
     elif ph is Phase.VEGAS:
         if not state.vegas_faces:
             ask = repr((state.round, state.vegas_faces))
             n = state.board.vegas_dice
-            out = [Waiting(state.name(state.godfather_seat), "vegas_roll",
-                           DiceRequest(n, (VEGAS,), ask=ask, prompt=f"Roll the {n} red dice"))]
+            out = [
+                Waiting(
+                    state.name(state.godfather_seat),
+                    "vegas_roll",
+                    DiceRequest(n, (VEGAS,), ask=ask, prompt=f"Roll the {n} red dice"),
+                )
+            ]
         else:
             out = [Waiting(p.name, "keep_vegas") for p in state.players if p.vegas_pending]
     elif ph is Phase.ROLL:

@@ -133,9 +133,7 @@ def _pass(a: dict[str, Any], before: State, after: State) -> list[str]:
 
 def _claim(a: dict[str, Any], before: State, after: State) -> list[str]:
     n = before.board.neighborhood(a["neighborhood"])
-    return [
-        f"{a['player']} claims {n.name} ({n.requirement.describe()}) with {_dice(a['dice'])}."
-    ]
+    return [f"{a['player']} claims {n.name} ({n.requirement.describe()}) with {_dice(a['dice'])}."]
 
 
 def _muscle_out(a: dict[str, Any], before: State, after: State) -> list[str]:

@@ -35,7 +35,7 @@ def board_summary(state: State) -> str:
     lines = [
         f"Board: {board.name}",
         f"Round {state.round}, {state.phase.value.replace('_', ' ')} phase. "
-        f"Godfather: {state.name(state.godfather) if state.godfather is not None else '-'}"
+        f"Godfather: {state.name(state.godfather) if state.godfather is not None else '-'}",
     ]
     for d in board.districts:
         held = []

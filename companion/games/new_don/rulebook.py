@@ -46,7 +46,7 @@ _TEXTS = (
         "The Godfather rolls the three red Vegas dice. Players who have a Soldier token on a "
         "number in Vegas get to take all the red dice that match the number where their Soldier "
         "token is placed." + GAP + "Dice claimed from Vegas can be added to the player's pool "
-        "to be rolled for the next phase or players can \"lock\" a Vegas die on that number "
+        'to be rolled for the next phase or players can "lock" a Vegas die on that number '
         "instead of rerolling it in the next phase.",
         "The Godfather rolls the red dice once a round from round 2; a player who won red dice "
         "locks them or rolls them with their pool.",
@@ -62,7 +62,8 @@ _TEXTS = (
     RuleText(
         "Offer",
         "Starting with the player to his left and proceeding clockwise until each player's offer "
-        "has been considered, the Godfather chooses one of two options for each player:" + GAP
+        "has been considered, the Godfather chooses one of two options for each player:"
+        + GAP
         + "After the Godfather has taken the revealed die or made an offer to the player, the "
         "player can immediately reroll any number of their dice, regardless of whether the "
         "Godfather took a die or not." + GAP + "The Godfather does not receive a free reroll.",
@@ -88,8 +89,10 @@ _TEXTS = (
         "Offer B.a",
         "If that player has a die with the requested number, then they MUST give that die to "
         "the Godfather—it was an offer they couldn't refuse! That player then places one of "
-        "their Soldier tokens on one of two spots on the Favor track in the river:" + GAP
-        + "On the numbered spot equal to the number on the die the Godfather requested." + GAP
+        "their Soldier tokens on one of two spots on the Favor track in the river:"
+        + GAP
+        + "On the numbered spot equal to the number on the die the Godfather requested."
+        + GAP
         + "On the numbered spot equal to the number on the die the player originally offered.",
         "Put your soldier on the spot of the number asked for, or of the favor you showed.",
     ),
@@ -212,8 +215,7 @@ _TEXTS = (
     ),
     RuleText(
         _appendix(Ability.PLUS_MINUS_ONE),
-        "Add or subtract one from a die result. Change a 4 to a 3 or a 5. (1 is low, 6 is "
-        "high.)",
+        "Add or subtract one from a die result. Change a 4 to a 3 or a 5. (1 is low, 6 is high.)",
         "Change the die by one and stay between 1 and 6; favor 4 turns a die to any side.",
     ),
     RuleText(
@@ -258,61 +260,77 @@ class PhaseHelp:
 
 PHASES: dict[Phase, PhaseHelp] = {
     Phase.SETUP: PhaseHelp(
-        "Setup: the first Godfather", "Setup",
+        "Setup: the first Godfather",
+        "Setup",
         "Everyone rolls one die: the highest roll is the first Godfather, and every other "
         "player puts a soldier on Favor spot 6.",
-        {"godfather_roll": "Roll one die.",
-         "wait": "Wait for the others' rolls (a tie for the highest rolls again)."},
+        {
+            "godfather_roll": "Roll one die.",
+            "wait": "Wait for the others' rolls (a tie for the highest rolls again).",
+        },
     ),
     Phase.VEGAS: PhaseHelp(
-        "1. Vegas", "Vegas",
+        "1. Vegas",
+        "Vegas",
         "The Godfather rolls the three red dice. A soldier on a number in Vegas takes every red "
         "die showing it and goes home; the other soldiers stay for the next round.",
-        {"vegas_roll": "You are the Godfather: roll the three red dice.",
-         "keep_vegas": "You won red dice: lock any of them at their value, or roll them with "
-                       "your pool.",
-         "wait": "Wait for the Godfather's red dice, and for who locks what."},
+        {
+            "vegas_roll": "You are the Godfather: roll the three red dice.",
+            "keep_vegas": "You won red dice: lock any of them at their value, or roll them with "
+            "your pool.",
+            "wait": "Wait for the Godfather's red dice, and for who locks what.",
+        },
     ),
     Phase.ROLL: PhaseHelp(
-        "2. Roll", "Roll",
+        "2. Roll",
+        "Roll",
         "Everyone rolls their dice at once behind their screens, then shows one die, the "
         "favor, for the Godfather to see. Favors are shown only once everyone's is down.",
-        {"roll": "Roll your dice behind your screen (a Vegas die you locked stays as it is).",
-         "reveal_favor": "Show one of your dice as your favor: the Godfather may take it in "
-                         "the Offer phase, and your soldier goes on that number's Favor spot.",
-         "wait": "Wait while the others roll and show their favors.",
-         "wait.godfather": "You are the Godfather: you show no favor. Your offers come next."},
+        {
+            "roll": "Roll your dice behind your screen (a Vegas die you locked stays as it is).",
+            "reveal_favor": "Show one of your dice as your favor: the Godfather may take it in "
+            "the Offer phase, and your soldier goes on that number's Favor spot.",
+            "wait": "Wait while the others roll and show their favors.",
+            "wait.godfather": "You are the Godfather: you show no favor. Your offers come next.",
+        },
     ),
     Phase.OFFER: PhaseHelp(
-        "3. Offer", "Offer",
+        "3. Offer",
+        "Offer",
         "Clockwise from the Godfather's left, the Godfather takes each player's favor or asks "
         "them for any number; a player who has it must give it. Either way their soldier goes "
         "on the Favor track, and they may then reroll any of their dice for free.",
-        {"offer": "Take the favor, or name any number: if they have it, they must give it to "
-                  "you.",
-         "choose_favor_spot": "You gave the die: put your soldier on the spot of the number "
-                              "asked for, or of the favor you showed.",
-         "reroll": "Free reroll: pick dice to roll again, or keep them all.",
-         "roll": "Roll the dice you chose to reroll.",
-         "wait": "Wait for your offer: the Godfather goes clockwise from their left.",
-         "wait.godfather": "Wait while the player you made an offer to answers or rerolls."},
+        {
+            "offer": "Take the favor, or name any number: if they have it, they must give it to "
+            "you.",
+            "choose_favor_spot": "You gave the die: put your soldier on the spot of the number "
+            "asked for, or of the favor you showed.",
+            "reroll": "Free reroll: pick dice to roll again, or keep them all.",
+            "roll": "Roll the dice you chose to reroll.",
+            "wait": "Wait for your offer: the Godfather goes clockwise from their left.",
+            "wait.godfather": "Wait while the player you made an offer to answers or rerolls.",
+        },
     ),
     Phase.RESOLUTION: PhaseHelp(
-        "4. Resolution", "Resolution",
+        "4. Resolution",
+        "Resolution",
         "Godfather first, then clockwise: each player shows their dice and spends them. Sets "
         "claim empty neighborhoods, or muscle out a player lower on the Muscle track when no "
         "empty one takes the set; leftover dice recruit muscle or bet on Vegas; favors any time "
         "in one's own turn. The Godfather only claims and muscles out.",
-        {"resolve": "Spend sets on neighborhoods, then recruit or bet with leftover dice; use "
-                    "favors any time. Pass to end your turn.",
-         "resolve.godfather": "Claim neighborhoods or muscle out lower players with your sets: "
-                              "the Godfather cannot recruit, bet or use favors. Pass to end "
-                              "your turn.",
-         "roll": "Roll the dice of your Free Reroll favor: they can only make sets.",
-         "wait": "Wait for your turn: players resolve clockwise from the Godfather."},
+        {
+            "resolve": "Spend sets on neighborhoods, then recruit or bet with leftover dice; use "
+            "favors any time. Pass to end your turn.",
+            "resolve.godfather": "Claim neighborhoods or muscle out lower players with your sets: "
+            "the Godfather cannot recruit, bet or use favors. Pass to end "
+            "your turn.",
+            "roll": "Roll the dice of your Free Reroll favor: they can only make sets.",
+            "wait": "Wait for your turn: players resolve clockwise from the Godfather.",
+        },
     ),
     Phase.GAME_OVER: PhaseHelp(
-        "Game over", "Game End",
+        "Game over",
+        "Game End",
         "The game ends with the round in which a district is full or a House is empty. Each "
         "district pays 1st, 2nd and 3rd place, the House 3, 2 and 1 point; tied players take "
         "the next lower place; a tie on points goes to the highest on the Muscle track.",
@@ -329,8 +347,13 @@ def phase_help(phase: Phase, waiting_on_me: list[str], godfather: bool) -> dict[
     keys += ["wait.godfather"] if godfather else []
     now = next((help_.now[k] for k in [*keys, "wait"] if k in help_.now), "")
     rule = RULES[help_.section]
-    return {"title": help_.title, "what": help_.what, "now": now, "rule": rule.section,
-            "quote": rule.quote}
+    return {
+        "title": help_.title,
+        "what": help_.what,
+        "now": now,
+        "rule": rule.section,
+        "quote": rule.quote,
+    }
 
 
 def rulebook_json() -> dict[str, dict[str, str]]:

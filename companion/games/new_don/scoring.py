@@ -50,8 +50,9 @@ class Scores:
     def from_dict(cls, data: dict[str, Any]) -> Scores:
         """A score as :meth:`to_dict` wrote it (the terminal's table is drawn from it)."""
         return cls(
-            tuple(Placing(d["district"], d["neighborhoods"], d["points"])
-                  for d in data["districts"]),
+            tuple(
+                Placing(d["district"], d["neighborhoods"], d["points"]) for d in data["districts"]
+            ),
             Placing("House", data["house"]["soldiers"], data["house"]["points"]),
             data["totals"],
             tuple(data["winners"]),
@@ -107,8 +108,9 @@ def score_position(
         counts = {n: int(district_counts.get(d.face, {}).get(n, 0)) for n in names}
         districts.append(Placing(d.name, counts, place_points(counts, d.points, rules, variant)))
     house_counts = {n: int(house.get(n, 0)) for n in names}
-    house_points = place_points(house_counts, HOUSE_POINTS, rules,
-                                variant and rules.friends_close_house)
+    house_points = place_points(
+        house_counts, HOUSE_POINTS, rules, variant and rules.friends_close_house
+    )
     house_place = Placing("House", house_counts, house_points)
     totals = {n: sum(d.points[n] for d in districts) + house_place.points[n] for n in names}
     best = max(totals.values())

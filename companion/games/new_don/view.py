@@ -183,11 +183,12 @@ def scramble(state: State, viewer: str | None, rng: random.Random) -> State:
         if i == me:
             continue
         if not dice_public(state, i):
-            p = replace(p, dice=tuple(Die(rng.randint(1, 6), d.sets_only, d.imaginary)
-                                      for d in p.dice),
-                        locked=tuple(sorted(rng.sample(p.vegas_taken,
-                                                       rng.randint(0, len(p.vegas_taken))))),
-                        to_roll=rng.randint(1, 8) if p.to_roll else 0)
+            p = replace(
+                p,
+                dice=tuple(Die(rng.randint(1, 6), d.sets_only, d.imaginary) for d in p.dice),
+                locked=tuple(sorted(rng.sample(p.vegas_taken, rng.randint(0, len(p.vegas_taken))))),
+                to_roll=rng.randint(1, 8) if p.to_roll else 0,
+            )
         if not favors_public(state) and p.favor is not None:
             p = replace(p, favor=rng.randint(1, 6))
         players[i] = p

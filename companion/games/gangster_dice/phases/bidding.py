@@ -38,22 +38,28 @@ TWO = "2-Player Variant"
 
 def _in_bids(state: State, what: str) -> None:
     if state.phase is not Phase.BIDS:
-        raise RuleViolation(PLAY, f"{what} at the beginning of a round; now the round's "
-                            f"{state.phase.value} are being settled",
-                            public=f"{what} at the beginning of a round")
+        raise RuleViolation(
+            PLAY,
+            f"{what} at the beginning of a round; now the round's "
+            f"{state.phase.value} are being settled",
+            public=f"{what} at the beginning of a round",
+        )
 
 
 def roll(state: State, seat: int, action: Roll) -> State:
-    """"Each player rolls all the dice in their stash": the roll names every one."""
+    """ "Each player rolls all the dice in their stash": the roll names every one."""
     _in_bids(state, "the dice are rolled")
     p = state.players[seat]
     if p.rolled is not None:
-        raise RuleViolation(PLAY, f"{p.name} has rolled this round",
-                            public=f"{p.name} has rolled this round")
+        raise RuleViolation(
+            PLAY, f"{p.name} has rolled this round", public=f"{p.name} has rolled this round"
+        )
     rolled = Dice.of_colours(c for c, _ in action.dice)
     if rolled != p.stash:
-        reason = (f"each player rolls all the dice in their stash: {p.name}'s holds "
-                  f"{p.stash.describe()}, this roll {rolled.describe()}")
+        reason = (
+            f"each player rolls all the dice in their stash: {p.name}'s holds "
+            f"{p.stash.describe()}, this roll {rolled.describe()}"
+        )
         raise RuleViolation(PLAY, reason, public=reason)
     faces = tuple((c, state.components.die(c).face(n)) for c, n in action.dice)
     return update_player(state, seat, replace(p, rolled=faces))
@@ -65,24 +71,38 @@ def check_bid(state: State, seat: int, bids: tuple[BidCard, ...]) -> None:
     _in_bids(state, "bids are made")
     p = state.players[seat]
     if p.rolled is None:
-        raise RuleViolation(PLAY, f"{p.name} rolls first: the bid card must match a symbol on "
-                            "the dice you rolled", public=f"{p.name} rolls first")
+        raise RuleViolation(
+            PLAY,
+            f"{p.name} rolls first: the bid card must match a symbol on the dice you rolled",
+            public=f"{p.name} rolls first",
+        )
     due = state.bids_due(seat)
     if len(bids) != due:
         if len(state.players) == 2:
-            why = ("play 2 bid cards and 2 favor cards (one for each bid card)" if due == 2
-                   else f"{p.name} plays one bid card: their dice show one symbol only, or "
-                   "their hand holds one favor card")
+            why = (
+                "play 2 bid cards and 2 favor cards (one for each bid card)"
+                if due == 2
+                else f"{p.name} plays one bid card: their dice show one symbol only, or "
+                "their hand holds one favor card"
+            )
             raise RuleViolation(TWO, why, public=why)
-        raise RuleViolation(PLAY, "each player plays one bid card and one favor card",
-                            public="each player plays one bid card and one favor card")
+        raise RuleViolation(
+            PLAY,
+            "each player plays one bid card and one favor card",
+            public="each player plays one bid card and one favor card",
+        )
     if len({b.token for b in bids}) != len(bids):
-        raise RuleViolation(TWO, "the two bid cards are different: each player has one bid "
-                            "card per token", public="the two bid cards are different")
+        raise RuleViolation(
+            TWO,
+            "the two bid cards are different: each player has one bid card per token",
+            public="the two bid cards are different",
+        )
     for b in bids:
         if not p.shows(b.token.symbol):
-            reason = (f"the bid card must match a symbol on the dice you rolled: "
-                      f"{p.name}'s dice show no {b.token.symbol} for {b.token.named}")
+            reason = (
+                f"the bid card must match a symbol on the dice you rolled: "
+                f"{p.name}'s dice show no {b.token.symbol} for {b.token.named}"
+            )
             raise RuleViolation(PLAY, reason, public=reason)
     _check_favors(state, p, [b.favor for b in bids])
 
@@ -93,25 +113,35 @@ def _check_favors(state: State, p: PlayerState, favors: list[int]) -> None:
     values = sorted({*c.deck, c.special_value})
     for v in favors:
         if v not in values:
-            raise RuleViolation(PLAY, f"there is no favor card worth {v}; they are worth "
-                                f"{', '.join(map(str, values))}")
+            raise RuleViolation(
+                PLAY,
+                f"there is no favor card worth {v}; they are worth {', '.join(map(str, values))}",
+            )
     if state.cards is CardsMode.COMPANION:
         missing = Counter(favors) - Counter(p.hand)
         if missing:
             v = min(missing)
             held = ", ".join(map(str, p.hand)) or "nothing"
-            raise RuleViolation(PLAY, f"{p.name} has no{' other' if v in p.hand else ''} favor "
-                                f"card worth {v}: their hand holds {held}")
+            raise RuleViolation(
+                PLAY,
+                f"{p.name} has no{' other' if v in p.hand else ''} favor "
+                f"card worth {v}: their hand holds {held}",
+            )
         return
     # Physical cards: the companion knows only the +4s it saw a player take.
     fours = favors.count(c.special_value)
     extra = max(0, fours - p.hand.count(c.special_value))  # +4s it did not see them take
     if extra > state.loose_fours:
-        raise RuleViolation("Influence Tokens: The Lawyer", f"{p.name} has no special +4 "
-                            "favor: one is taken by winning the Lawyer again")
+        raise RuleViolation(
+            "Influence Tokens: The Lawyer",
+            f"{p.name} has no special +4 favor: one is taken by winning the Lawyer again",
+        )
     if len(favors) - fours + extra > p.unknown:
-        raise RuleViolation(PLAY, f"{p.name}'s hand is {p.hand_size} favor cards, "
-                            f"{p.hand.count(c.special_value)} of them special +4s")
+        raise RuleViolation(
+            PLAY,
+            f"{p.name}'s hand is {p.hand_size} favor cards, "
+            f"{p.hand.count(c.special_value)} of them special +4s",
+        )
 
 
 def bid(state: State, seat: int, action: Bid) -> State:
@@ -128,9 +158,15 @@ def score_bids(state: State) -> Reveal:
     """Every bid's score, and who influences each token."""
     streets = state.controller(Token.STREETS)
     scored = tuple(
-        ScoredBid(seat, b.token, b.favor, p.shows(b.token.symbol),
-                  state.streets.total if seat == streets else 0)
-        for seat, p in enumerate(state.players) for b in p.bid or ()
+        ScoredBid(
+            seat,
+            b.token,
+            b.favor,
+            p.shows(b.token.symbol),
+            state.streets.total if seat == streets else 0,
+        )
+        for seat, p in enumerate(state.players)
+        for b in p.bid or ()
     )
     outcomes = []
     for token in TOKENS:
@@ -172,6 +208,12 @@ def reveal(state: State) -> State:
             loose += 0 if to_stack else fours
         stack += fours if to_stack else 0
         players[seat] = replace(p, hand=hand, unknown=unknown, bid=None)
-    state = replace(state, players=tuple(players), discard=tuple(sorted(discard)),
-                    special=stack, loose_fours=loose, reveal=result)
+    state = replace(
+        state,
+        players=tuple(players),
+        discard=tuple(sorted(discard)),
+        special=stack,
+        loose_fours=loose,
+        reveal=result,
+    )
     return influence(note(state, Happening(What.REVEALED, count=state.round)))

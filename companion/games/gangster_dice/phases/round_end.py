@@ -26,23 +26,30 @@ LAWYER = "Influence Tokens: The Lawyer"
 def start_round(state: State, number: int) -> State:
     """A new round: everyone rolls their stash again; nothing received, rolled or bid yet."""
     players = tuple(replace(p, received=Dice(), rolled=None, bid=None) for p in state.players)
-    return note(replace(state, phase=Phase.BIDS, round=number, players=players, tasks=(),
-                        draws=(), four_for=None),
-                Happening(What.ROUND, count=number))
+    return note(
+        replace(
+            state,
+            phase=Phase.BIDS,
+            round=number,
+            players=players,
+            tasks=(),
+            draws=(),
+            four_for=None,
+        ),
+        Happening(What.ROUND, count=number),
+    )
 
 
 def take_off_due(state: State) -> bool:
     """Whether the Investigator's holder must or may take a die off it now."""
-    return (state.controller(Token.INVESTIGATOR) is not None
-            and state.investigator.total > 0)
+    return state.controller(Token.INVESTIGATOR) is not None and state.investigator.total > 0
 
 
 def take_off_is_a_choice(state: State) -> bool:
     """The holder chooses when the dice on the Investigator differ in colour, or when they
     control the Lawyer (and may leave them); otherwise the one die they can take is taken."""
     holder = state.controller(Token.INVESTIGATOR)
-    return (state.controller(Token.LAWYER) == holder
-            or len(state.investigator.colours()) > 1)
+    return state.controller(Token.LAWYER) == holder or len(state.investigator.colours()) > 1
 
 
 def after_tokens(state: State) -> State:
@@ -64,30 +71,43 @@ def take_off(state: State, seat: int, action: TakeOff) -> State:
     p = state.players[seat]
     holder = state.controller(Token.INVESTIGATOR)
     if state.phase is not Phase.INVESTIGATOR:
-        raise RuleViolation(INVESTIGATOR, "a die comes off the Investigator at the end of a "
-                            "round, once every token's effect is done",
-                            public="a die comes off the Investigator at the end of a round")
+        raise RuleViolation(
+            INVESTIGATOR,
+            "a die comes off the Investigator at the end of a "
+            "round, once every token's effect is done",
+            public="a die comes off the Investigator at the end of a round",
+        )
     if seat != holder:
-        raise RuleViolation(INVESTIGATOR, f"{state.name(holder)} has the Investigator: only "
-                            "they take a die off it",
-                            public=f"{state.name(holder)} has the Investigator")
+        raise RuleViolation(
+            INVESTIGATOR,
+            f"{state.name(holder)} has the Investigator: only they take a die off it",
+            public=f"{state.name(holder)} has the Investigator",
+        )
     if action.colour is None:
         if state.controller(Token.LAWYER) != seat:
-            raise RuleViolation(LAWYER, f"{p.name} must take one die off the "
-                                "Investigator: only the Lawyer's controller may leave them",
-                                public="only the Lawyer's controller may leave the dice")
+            raise RuleViolation(
+                LAWYER,
+                f"{p.name} must take one die off the "
+                "Investigator: only the Lawyer's controller may leave them",
+                public="only the Lawyer's controller may leave the dice",
+            )
         return begin_draws(state)
     if state.investigator.count(action.colour) == 0:
-        raise RuleViolation(INVESTIGATOR, f"there is no {action.colour} die on the Investigator "
-                            f"(it holds {state.investigator.describe()})",
-                            public=f"there is no {action.colour} die on the Investigator")
+        raise RuleViolation(
+            INVESTIGATOR,
+            f"there is no {action.colour} die on the Investigator "
+            f"(it holds {state.investigator.describe()})",
+            public=f"there is no {action.colour} die on the Investigator",
+        )
     return begin_draws(_take(state, seat, action.colour))
 
 
 def _take(state: State, seat: int, colour: Colour) -> State:
     p = state.players[seat]
-    return replace(update_player(state, seat, replace(p, stash=p.stash.plus(colour))),
-                   investigator=state.investigator.plus(colour, -1))
+    return replace(
+        update_player(state, seat, replace(p, stash=p.stash.plus(colour))),
+        investigator=state.investigator.plus(colour, -1),
+    )
 
 
 def begin_draws(state: State) -> State:
@@ -134,12 +154,24 @@ def continue_draws(state: State) -> State:
         if draws[seat] and state.discard:
             # The deck ran out: its discard pile is shuffled into a new one (docs/rules.md).
             happened.append(Happening(What.RESHUFFLE, count=len(state.discard)))
-            return note(replace(state, players=tuple(players), draws=tuple(draws), deck=deck,
-                                special=special, four_for=four_for, phase=Phase.DRAW,
-                                to_shuffle=state.discard, discard=()), *happened)
+            return note(
+                replace(
+                    state,
+                    players=tuple(players),
+                    draws=tuple(draws),
+                    deck=deck,
+                    special=special,
+                    four_for=four_for,
+                    phase=Phase.DRAW,
+                    to_shuffle=state.discard,
+                    discard=(),
+                ),
+                *happened,
+            )
         draws[seat] = 0  # nothing left to draw anywhere: every card is in a hand
-    state = replace(state, players=tuple(players), draws=(), deck=deck, special=special,
-                    four_for=None)
+    state = replace(
+        state, players=tuple(players), draws=(), deck=deck, special=special, four_for=None
+    )
     return end_round(note(state, *happened))
 
 
@@ -147,6 +179,8 @@ def end_round(state: State) -> State:
     """End of Game: everyone whose stash is empty wins; else the next round."""
     winners = tuple(i for i, p in enumerate(state.players) if p.stash.total == 0)
     if winners:
-        return note(replace(state, phase=Phase.OVER, winners=winners),
-                    *(Happening(What.WON, seat=i) for i in winners))
+        return note(
+            replace(state, phase=Phase.OVER, winners=winners),
+            *(Happening(What.WON, seat=i) for i in winners),
+        )
     return start_round(state, state.round + 1)

@@ -29,20 +29,21 @@ SETUP = "Setup"
 CHARACTERS = "Character Cards"
 
 
-def new_game(setup: Setup, components: Components,
-             characters: tuple[Character, ...]) -> State:
+def new_game(setup: Setup, components: Components, characters: tuple[Character, ...]) -> State:
     """The table before the first move: dice handed out, three on the Speakeasy, the favor deck
     waiting for its shuffle (when the companion holds the cards), no token controlled."""
     n = len(setup.seats)
     most = len(components.bid_colours)
     if not 2 <= n <= most:
-        raise RuleViolation(SETUP, f"Gangster Dice is for 2 to {most} players (one set of bid "
-                            f"cards each), not {n}")
+        raise RuleViolation(
+            SETUP, f"Gangster Dice is for 2 to {most} players (one set of bid cards each), not {n}"
+        )
     start = Dice.each(components.per_player)
     speakeasy = Dice.each(components.on_speakeasy)
-    players = tuple(PlayerState(s.name, colour, start)
-                    for s, colour in zip(setup.seats, bid_colours(setup.seats, components),
-                                         strict=True))
+    players = tuple(
+        PlayerState(s.name, colour, start)
+        for s, colour in zip(setup.seats, bid_colours(setup.seats, components), strict=True)
+    )
     state = State(
         components=components,
         characters=characters if setup.characters else (),
@@ -68,8 +69,11 @@ def bid_colours(seats: tuple[Seat, ...], components: Components) -> list[str]:
     sets = components.bid_colours
     for s in seats:
         if s.colour is not None and s.colour not in sets:
-            raise RuleViolation(SETUP, f"{s.name}'s colour is {s.colour}, but the bid cards "
-                                f"come in {', '.join(sets)}: choose one of those, or none")
+            raise RuleViolation(
+                SETUP,
+                f"{s.name}'s colour is {s.colour}, but the bid cards "
+                f"come in {', '.join(sets)}: choose one of those, or none",
+            )
     free = iter(c for c in sets if c not in {s.colour for s in seats})
     return [s.colour if s.colour is not None else next(free) for s in seats]
 
@@ -82,11 +86,15 @@ def shuffle(state: State, action: Shuffle) -> State:
         raise RuleViolation(rule, "no favor cards are waiting to be shuffled")
     if Counter(action.order) != Counter(state.to_shuffle):
         raise RuleViolation(
-            rule, f"a shuffle holds exactly the {len(state.to_shuffle)} cards being shuffled "
+            rule,
+            f"a shuffle holds exactly the {len(state.to_shuffle)} cards being shuffled "
             f"({_cards(state.to_shuffle)}), not {_cards(action.order)}",
-            public="a shuffle holds exactly the cards being shuffled")
-    state = note(replace(state, deck=state.deck + action.order, to_shuffle=()),
-                 Happening(What.SHUFFLED, count=len(action.order)))
+            public="a shuffle holds exactly the cards being shuffled",
+        )
+    state = note(
+        replace(state, deck=state.deck + action.order, to_shuffle=()),
+        Happening(What.SHUFFLED, count=len(action.order)),
+    )
     if state.phase is Phase.DRAW:
         return continue_draws(state)
     return deal_if_ready(state)
@@ -97,21 +105,32 @@ def choose_character(state: State, seat: int, action: ChooseCharacter) -> State:
     randomly" (the real cards are dealt at the table; the phone says which one came)."""
     p = state.players[seat]
     if not state.use_characters:
-        raise RuleViolation(CHARACTERS, "this is the tutorial game, without character cards",
-                            public="this is the tutorial game, without character cards")
+        raise RuleViolation(
+            CHARACTERS,
+            "this is the tutorial game, without character cards",
+            public="this is the tutorial game, without character cards",
+        )
     if state.phase is not Phase.SETUP or p.character is not None:
-        raise RuleViolation(CHARACTERS, f"{p.name} plays {p.character} for the whole game",
-                            public=f"{p.name} plays {p.character} for the whole game")
-    card = next((c for c in state.characters if c.name.casefold() == action.name.casefold()),
-                None)
+        raise RuleViolation(
+            CHARACTERS,
+            f"{p.name} plays {p.character} for the whole game",
+            public=f"{p.name} plays {p.character} for the whole game",
+        )
+    card = next((c for c in state.characters if c.name.casefold() == action.name.casefold()), None)
     if card is None:
         names = ", ".join(c.name for c in state.characters)
-        raise RuleViolation(CHARACTERS, f"there is no character card {action.name!r}; the "
-                            f"cards are {names}", public=f"there is no card {action.name!r}")
+        raise RuleViolation(
+            CHARACTERS,
+            f"there is no character card {action.name!r}; the cards are {names}",
+            public=f"there is no card {action.name!r}",
+        )
     holder = next((q.name for q in state.players if q.character == card.name), None)
     if holder is not None:
-        raise RuleViolation(CHARACTERS, f"{holder} plays {card.name}: one card each",
-                            public=f"{holder} plays {card.name}: one card each")
+        raise RuleViolation(
+            CHARACTERS,
+            f"{holder} plays {card.name}: one card each",
+            public=f"{holder} plays {card.name}: one card each",
+        )
     return deal_if_ready(with_player(state, seat, character=card.name))
 
 

@@ -38,8 +38,11 @@ RULE = {
 }
 GIVING = "Gaining and Losing Dice"
 MAX_SWAP = 3  # "you may exchange up to three dice from your stash"
-TASK_TOKEN = {Task.SWAP: Token.SPEAKEASY, Task.STREETS: Token.STREETS,
-              Task.LOAD: Token.INVESTIGATOR}
+TASK_TOKEN = {
+    Task.SWAP: Token.SPEAKEASY,
+    Task.STREETS: Token.STREETS,
+    Task.LOAD: Token.INVESTIGATOR,
+}
 
 
 def influence(state: State) -> State:
@@ -61,8 +64,7 @@ def influence(state: State) -> State:
                 # "if you control it and win it, move it to the player to your left"; the
                 # first winner of the game moves it too, "but will not place any dice on it".
                 control[i] = state.left_of(winner)
-                happened.append(Happening(What.PASSED, seat=winner, token=token,
-                                          other=control[i]))
+                happened.append(Happening(What.PASSED, seat=winner, token=token, other=control[i]))
             else:
                 tasks.append(PendingTask(Task.LOAD, winner))
         elif control[i] == winner:
@@ -70,13 +72,15 @@ def influence(state: State) -> State:
             if token is Token.LAWYER:
                 four_for = winner
             else:
-                tasks.append(PendingTask(Task.SWAP if token is Token.SPEAKEASY
-                                         else Task.STREETS, winner))
+                tasks.append(
+                    PendingTask(Task.SWAP if token is Token.SPEAKEASY else Task.STREETS, winner)
+                )
         else:
             control[i] = winner
             happened.append(Happening(What.CONTROL, seat=winner, token=token))
-    state = replace(state, phase=Phase.TOKENS, control=tuple(control), tasks=tuple(tasks),
-                    four_for=four_for)
+    state = replace(
+        state, phase=Phase.TOKENS, control=tuple(control), tasks=tuple(tasks), four_for=four_for
+    )
     return next_task(note(state, *happened))
 
 
@@ -91,11 +95,18 @@ def next_task(state: State) -> State:
             state = note(_done(state), Happening(What.NOTHING, seat=head.seat, token=token))
             continue
         colours = givable.colours()
-        if (head.task is Task.LOAD and len(colours) == 1
-                and state.rules.investigator_load == "required"):
+        if (
+            head.task is Task.LOAD
+            and len(colours) == 1
+            and state.rules.investigator_load == "required"
+        ):
             state = _load(_done(state), head.seat, colours[0])
-            state = note(state, Happening(What.LOADED, seat=head.seat, colour=colours[0],
-                                          count=givable.count(colours[0])))
+            state = note(
+                state,
+                Happening(
+                    What.LOADED, seat=head.seat, colour=colours[0], count=givable.count(colours[0])
+                ),
+            )
             continue
         return state
     return after_tokens(state)
@@ -111,9 +122,12 @@ def _check_turn(state: State, seat: int, task: Task) -> None:
     token = TASK_TOKEN[task]
     name = state.players[seat].name
     if state.phase is not Phase.TOKENS or not state.tasks:
-        raise RuleViolation(rule, f"the effect of {token.named} is used right after the bids "
-                            "are revealed, by the player who won it",
-                            public=f"the effect of {token.named} is not being used now")
+        raise RuleViolation(
+            rule,
+            f"the effect of {token.named} is used right after the bids "
+            "are revealed, by the player who won it",
+            public=f"the effect of {token.named} is not being used now",
+        )
     head = state.tasks[0]
     if head != PendingTask(task, seat):
         if any(t == PendingTask(task, seat) for t in state.tasks):
@@ -129,12 +143,17 @@ def _not_givable(state: State, seat: int, dice: Dice, rule: str) -> None:
     """Refuse giving ``dice``: naming the dice received this round if that is why."""
     p = state.players[seat]
     if p.stash.covers(dice):
-        raise RuleViolation(GIVING, f"{p.name} received {p.received.describe()} this round: "
-                            "you may never give away dice you received on the same round",
-                            public=f"{p.name} may not give away dice received this round")
-    raise RuleViolation(rule, f"{p.name}'s stash holds {p.stash.describe()}, not "
-                        f"{dice.describe()}",
-                        public=f"{p.name}'s stash holds {p.stash.describe()}")
+        raise RuleViolation(
+            GIVING,
+            f"{p.name} received {p.received.describe()} this round: "
+            "you may never give away dice you received on the same round",
+            public=f"{p.name} may not give away dice received this round",
+        )
+    raise RuleViolation(
+        rule,
+        f"{p.name}'s stash holds {p.stash.describe()}, not {dice.describe()}",
+        public=f"{p.name}'s stash holds {p.stash.describe()}",
+    )
 
 
 def swap(state: State, seat: int, action: Swap) -> State:
@@ -144,21 +163,29 @@ def swap(state: State, seat: int, action: Swap) -> State:
     rule = RULE[Task.SWAP]
     give, take = Dice.of_colours(action.give), Dice.of_colours(action.take)
     if give.total != take.total:
-        raise RuleViolation(rule, f"an exchange takes as many dice as it gives: "
-                            f"{give.total} given, {take.total} taken",
-                            public="an exchange takes as many dice as it gives")
+        raise RuleViolation(
+            rule,
+            f"an exchange takes as many dice as it gives: {give.total} given, {take.total} taken",
+            public="an exchange takes as many dice as it gives",
+        )
     if give.total > MAX_SWAP:
-        raise RuleViolation(rule, f"up to three dice are exchanged, not {give.total}",
-                            public="up to three dice are exchanged")
+        raise RuleViolation(
+            rule,
+            f"up to three dice are exchanged, not {give.total}",
+            public="up to three dice are exchanged",
+        )
     if not state.givable(seat).covers(give):
         _not_givable(state, seat, give, rule)
     if not state.speakeasy.covers(take):
-        raise RuleViolation(rule, f"the Speakeasy holds {state.speakeasy.describe()}, not "
-                            f"{take.describe()}",
-                            public=f"the Speakeasy holds {state.speakeasy.describe()}")
+        raise RuleViolation(
+            rule,
+            f"the Speakeasy holds {state.speakeasy.describe()}, not {take.describe()}",
+            public=f"the Speakeasy holds {state.speakeasy.describe()}",
+        )
     p = state.players[seat]
-    state = update_player(state, seat, replace(p, stash=p.stash - give + take,
-                                               received=p.received + take))
+    state = update_player(
+        state, seat, replace(p, stash=p.stash - give + take, received=p.received + take)
+    )
     return next_task(replace(_done(state), speakeasy=state.speakeasy - take + give))
 
 
@@ -182,9 +209,13 @@ def load(state: State, seat: int, action: Load) -> State:
     rule = RULE[Task.LOAD]
     if action.colour is None:
         if state.rules.investigator_load == "required":
-            raise RuleViolation(rule, "choose a color and place all dice of that color from "
-                                "your stash on top of it (house rule investigator_load: "
-                                "required)", public="a colour must be chosen")
+            raise RuleViolation(
+                rule,
+                "choose a color and place all dice of that color from "
+                "your stash on top of it (house rule investigator_load: "
+                "required)",
+                public="a colour must be chosen",
+            )
         return next_task(_done(state))
     if state.givable(seat).count(action.colour) == 0:
         _not_givable(state, seat, Dice.of_colours([action.colour]), rule)

@@ -123,16 +123,19 @@ def keep_dice(state: State, seat: int) -> State:
         )
     if seat == state.offer_target and step is OfferStep.GODFATHER:
         raise RuleViolation(
-            "Offer", f"the Godfather, {state.name(state.godfather_seat)}, has not made "
+            "Offer",
+            f"the Godfather, {state.name(state.godfather_seat)}, has not made "
             f"{name} an offer yet: wait for it, then reroll or keep your dice",
         )
     if seat == state.godfather and step is OfferStep.GODFATHER:
         raise RuleViolation(
-            "Offer", f"the Godfather does not pass: take {target}'s favor or name a number",
+            "Offer",
+            f"the Godfather does not pass: take {target}'s favor or name a number",
         )
     if seat != state.offer_target:
         raise RuleViolation(
-            "Offer", f"it is {target}'s offer: {name} has nothing to pass on now",
+            "Offer",
+            f"it is {target}'s offer: {name} has nothing to pass on now",
         )
     if state.players[seat].to_roll:
         raise RuleViolation("Offer", f"{name} is rerolling: roll the dice first")

@@ -15,8 +15,11 @@ from companion.protocol.errors import MalformedAction, RuleViolation
 
 def vegas_roll(state: State, seat: int, a: VegasRoll) -> State:
     if state.phase is Phase.ROLL and state.round == 1:
-        raise RuleViolation("Vegas", "round 1 has no Vegas phase: the red dice are first rolled "
-                            "in round 2 (skip on the first turn)")
+        raise RuleViolation(
+            "Vegas",
+            "round 1 has no Vegas phase: the red dice are first rolled "
+            "in round 2 (skip on the first turn)",
+        )
     if state.phase is Phase.ROLL and nobody_in_vegas(state):
         _check_vegas_roll(state, seat, a)
         return replace(state, vegas_faces=tuple(a.faces))  # the table's roll: nothing is won
