@@ -55,7 +55,7 @@ def _fail(message: str, code: int = 1) -> int:
     return code
 
 
-def _no_board_files(game_id: str, table: Mapping[str, object]) -> int:
+def _no_data_files(game_id: str, table: Mapping[str, object]) -> int:
     return _fail(
         f"{game(game_id).name} has no data files of its own; this is for " + ", ".join(table)
     )
@@ -66,7 +66,7 @@ def cmd_board_check(args: argparse.Namespace) -> int:
     file the game ships: each fact a rulebook lacks is data with a source, checked here."""
     entry = DATA_CHECKS.get(args.game)
     if entry is None:
-        return _no_board_files(args.game, DATA_CHECKS)
+        return _no_data_files(args.game, DATA_CHECKS)
     check, shipped_files = entry
     if args.file is not None:
         path = Path(args.file)
@@ -173,7 +173,7 @@ def check_cash_n_guns_box(text: str, path: Path) -> int:
 def cmd_board_show(args: argparse.Namespace) -> int:
     show = BOARD_SHOWS.get(args.game)
     if show is None:
-        return _no_board_files(args.game, BOARD_SHOWS)
+        return _no_data_files(args.game, BOARD_SHOWS)
     return show(args.board)
 
 
