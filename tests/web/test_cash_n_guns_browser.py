@@ -26,33 +26,13 @@ import shutil
 import time
 from pathlib import Path
 
+from browser_kit import PHONE, RECORD_SSE
+
 from companion.gamefiles import GameFiles
 from companion.games.cash_n_guns import CASH_N_GUNS
 from companion.games.cash_n_guns.scoring import Haul
 from companion.games.cash_n_guns.state import Phase
 
-RECORD_SSE = """
-(() => {
-  window.__sse = [];
-  const Real = window.EventSource;
-  function Recording(url, opts) {
-    const es = new Real(url, opts);
-    for (const type of ["view", "update"]) {
-      es.addEventListener(type, (e) => window.__sse.push({event: type, id: e.lastEventId,
-                                                          data: e.data}));
-    }
-    return es;
-  }
-  Recording.prototype = Real.prototype;
-  window.EventSource = Recording;
-})();
-"""
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
 NAMES = ["Maria", "Johnny", "Claire", "Vincent", "Sonny"]
 
 

@@ -24,30 +24,10 @@ import random
 import time
 from pathlib import Path
 
+from browser_kit import PHONE, RECORD_SSE
+
 from companion.games.gangster_dice import legal_actions, player_view, waiting_for
 
-RECORD_SSE = """
-(() => {
-  window.__sse = [];
-  const Real = window.EventSource;
-  function Recording(url, opts) {
-    const es = new Real(url, opts);
-    for (const type of ["view", "update"]) {
-      es.addEventListener(type, (e) => window.__sse.push({event: type, data: e.data}));
-    }
-    return es;
-  }
-  Recording.prototype = Real.prototype;
-  window.EventSource = Recording;
-})();
-"""
-
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
 NAMES = ["Maria", "Johnny", "Claire", "Vincent"]
 
 

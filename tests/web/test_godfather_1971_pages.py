@@ -19,33 +19,13 @@ import shutil
 import time
 from pathlib import Path
 
+from browser_kit import PHONE, RECORD_SSE
+
 from companion.games.godfather_1971 import GODFATHER_1971 as G
 from companion.games.godfather_1971 import Draw, Place, Roll
 from companion.games.godfather_1971.state import RulingKind
 
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
 NAMES = ["Vito", "Sollozzo", "Barzini"]
-RECORD_SSE = """
-(() => {
-  window.__sse = [];
-  const Real = window.EventSource;
-  function Recording(url, opts) {
-    const es = new Real(url, opts);
-    for (const type of ["view", "update"]) {
-      es.addEventListener(type, (e) => window.__sse.push({event: type, id: e.lastEventId,
-                                                          data: e.data}));
-    }
-    return es;
-  }
-  Recording.prototype = Real.prototype;
-  window.EventSource = Recording;
-})();
-"""
 
 
 class Pages:

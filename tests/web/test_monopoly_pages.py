@@ -27,6 +27,8 @@ import shutil
 import time
 from pathlib import Path
 
+from browser_kit import PHONE, RECORD_SSE
+
 from companion.gamefiles import GameFiles
 from companion.games.monopoly import MONOPOLY, Phase
 from companion.games.monopoly.cards import drawable
@@ -37,28 +39,6 @@ PLAYERS = ["Maria", "Johnny", "Claire", "Vincent"]
 VICTIM = "Vincent"  # who gives everything away once the rest is shown, and goes bankrupt
 SEED = 11
 MAX_MOVES = 600
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
-RECORD_SSE = """
-(() => {
-  window.__sse = [];
-  const Real = window.EventSource;
-  function Recording(url, opts) {
-    const es = new Real(url, opts);
-    for (const type of ["view", "update"]) {
-      es.addEventListener(type, (e) => window.__sse.push({event: type, id: e.lastEventId,
-                                                          data: e.data}));
-    }
-    return es;
-  }
-  Recording.prototype = Real.prototype;
-  window.EventSource = Recording;
-})();
-"""
 CHOICES = "els => els.map(e => e.dataset.action)"
 
 

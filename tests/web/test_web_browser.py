@@ -22,34 +22,12 @@ from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
 
+from browser_kit import PHONE, RECORD_SSE
 from red_dice import SEATS, johnny_rolls_with_a_red_die, play_to_red_rollers
 
 from companion.games.new_don import Claim, MuscleOut, UseFavor, waiting_for
 from companion.games.new_don.view import dice_public
 
-RECORD_SSE = """
-(() => {
-  window.__sse = [];
-  const Real = window.EventSource;
-  function Recording(url, opts) {
-    const es = new Real(url, opts);
-    for (const type of ["view", "update"]) {
-      es.addEventListener(type, (e) => window.__sse.push({event: type, id: e.lastEventId,
-                                                          data: e.data}));
-    }
-    return es;
-  }
-  Recording.prototype = Real.prototype;
-  window.EventSource = Recording;
-})();
-"""
-
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
 DICE = ("roll", "godfather_roll", "vegas_roll")
 
 

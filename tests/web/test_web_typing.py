@@ -20,15 +20,11 @@ import random
 import time
 from pathlib import Path
 
+from browser_kit import PHONE
+
 from companion.games.new_don import waiting_for
 
 FIVE = ["Maria", "Johnny", "Claire", "Vincent", "Sonny"]
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
 SIMULTANEOUS = ("reveal_favor", "keep_vegas")
 
 # Every toast that is not good news is a refusal the player saw.
