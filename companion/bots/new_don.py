@@ -477,19 +477,25 @@ class NewDonKnowledge:
     # --- Knowledge -----------------------------------------------------------------------
 
     def consistent(self, world: World, view: dict[str, Any], player: str) -> bool:
-        """The player the Godfather is making an offer to still holds the favor they
-        revealed, and none of the numbers they proved not to have. (Later targets are not
-        checked: a world where one lacks its favor dies when the Godfather takes it.)"""
+        """Every player the Godfather has still to make an offer to holds the favor they
+        revealed, and none of the numbers they proved not to have. (A player whose offer is
+        past may have handed the favor die over: theirs is not checked.)"""
         offer = view.get("offer")
-        if view["phase"] != "offer" or not offer or offer["target"] == player:
+        if view["phase"] != "offer" or not offer:
             return True
         names = [p["name"] for p in view["players"]]
-        index = names.index(offer["target"])
-        entry = view["players"][index]
-        if entry.get("favor") is None or "dice" in entry or offer["step"] != "godfather":
-            return True
-        faces = dice_of(self.game.player_view(world, offer["target"])["players"][index]) or []
-        return entry["favor"] in faces and not any(n in faces for n in entry.get("absent", ()))
+        index, godfather = names.index(offer["target"]), names.index(view["godfather"])
+        if offer["step"] != "godfather":
+            index = (index + 1) % len(names)  # the current target's offer is under way
+        while index != godfather:
+            entry = view["players"][index]
+            if entry["name"] != player and entry.get("favor") is not None and "dice" not in entry:
+                seen = self.game.player_view(world, entry["name"])["players"][index]
+                faces = dice_of(seen) or []
+                if entry["favor"] not in faces or any(n in faces for n in entry["absent"]):
+                    return False
+            index = (index + 1) % len(names)
+        return True
 
     def horizon(self, game: AnyGame, view: dict[str, Any], player: str) -> Horizon:
         return DonHorizon(game, view, player)
