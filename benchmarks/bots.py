@@ -3,13 +3,16 @@
     .venv/bin/python benchmarks/bots.py [--games 1000] [--jobs 2] [--pairings vs-random,...]
                                         [--results FILE] [--timed]
 
-Each pairing seats a line-up of four players (a bot level, or a baseline: ``random``, the
-game's own random moves; ``greedy``, the best immediate claim); game *i* rotates the line-up
+Each pairing seats a line-up of four players (a bot level, ``standard:N`` for the standard bot
+searching N iterations a move, or a baseline: ``random``, the game's own random moves;
+``greedy``, the best immediate claim); game *i* rotates the line-up
 by *i* seats, so every player sits in every seat equally often, and rolls the dice from seed
 *i*. Results go to ``--results`` one game per line as they finish, so an interrupted run
 resumes where it stopped (and ``--jobs`` games run at once). The table gives each player's
 share of the wins (a shared win counts a fraction) with its 95% Wilson interval, and each bot
-level's time per move (moves with more than one choice).
+level's time per move (moves with more than one choice). Where the four players differ (the
+``levels`` ladder) it also gives each rung against the next at the same tables: how often it
+finished ahead and by how many points, which tells close players apart in fewer games.
 
 Bots search a fixed number of iterations per move, so a game plays the same on any machine;
 ``--timed`` adds each level's time cap as a table would use it.
@@ -22,6 +25,7 @@ under 200 ms at the standard level on one core here.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import multiprocessing
@@ -44,11 +48,13 @@ ROOT = Path(__file__).resolve().parents[1]
 PAIRINGS = {
     "vs-random": ("standard", "random", "random", "random"),
     "vs-greedy": ("standard", "greedy", "greedy", "greedy"),
-    "levels": ("strong", "standard", "easy", "greedy"),
+    "levels": ("standard", "easy", "greedy", "random"),
     "easy-vs-random": ("easy", "random", "random", "random"),
     "easy-vs-greedy": ("easy", "greedy", "greedy", "greedy"),
-    "strong-vs-standard": ("strong", "standard", "standard", "standard"),
     "standard-vs-easy": ("standard", "easy", "easy", "easy"),
+    # Does more search make a stronger bot? (It has not: docs/bots.md, "the levels".)
+    "search-20": ("standard:20", "standard", "standard", "standard"),
+    "search-600": ("standard:600", "standard", "standard", "standard"),
 }
 DEFAULT = ("vs-random", "vs-greedy", "levels")
 
@@ -58,7 +64,13 @@ def seat_for(kind: str, timed: bool) -> Seat:
         return Seat(random_player, label=kind)
     if kind == "greedy":
         return Seat(greedy_player, label=kind)
-    bot = Bot(game("new-don"), kind, seconds=None if timed else 0)
+    level, _, iterations = kind.partition(":")  # "standard:600": 600 iterations a move
+    bot = Bot(
+        game("new-don"),
+        level,
+        seconds=None if timed else 0,
+        iterations=int(iterations) if iterations else None,
+    )
     return bot_seat(bot)
 
 
@@ -88,7 +100,7 @@ def one_game(job: tuple[str, int, bool]) -> dict[str, Any]:
         "moves": {
             name: [round(s, 5) for s in seats[name].seconds]
             for name, kind in zip(names, kinds, strict=True)
-            if kind in LEVELS
+            if kind.partition(":")[0] in LEVELS
         },
     }
 
@@ -101,6 +113,27 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def head_to_head(games: list[dict[str, Any]], a: str, b: str) -> str:
+    """How ``a`` fared against ``b`` at the same tables: the share of games it finished
+    ahead (a tie counts half; 95% Wilson interval) and its mean lead in points (95% normal
+    interval). Every game compares the two, where a win share counts only the one winner:
+    so this tells two close levels apart in fewer games."""
+    ahead, leads = 0.0, []
+    for r in games:
+        seat = {kind: name for name, kind in r["kinds"].items()}
+        lead = r["totals"][seat[a]] - r["totals"][seat[b]]
+        ahead += 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
+        leads.append(lead)
+    n = len(leads)
+    low, high = wilson(ahead, n)
+    mean = statistics.mean(leads)
+    half = 1.96 * statistics.stdev(leads) / math.sqrt(n) if n > 1 else math.inf
+    return (
+        f"{a} ahead of {b} in {ahead / n:.1%} ({low:.1%}-{high:.1%}), "
+        f"by {mean:+.2f} points ({mean - half:+.2f} to {mean + half:+.2f})"
+    )
 
 
 def load(path: Path) -> list[dict[str, Any]]:
@@ -136,6 +169,10 @@ def report(results: list[dict[str, Any]], pairings: list[str], timed: bool) -> N
             )
         hours = sum(r["seconds"] for r in games) / 3600
         print(f"{'':<20} ({len(games)} games, {hours:.2f} h of one core)")
+        kinds = list(dict.fromkeys(PAIRINGS[pairing]))
+        if len(kinds) == len(PAIRINGS[pairing]):  # a ladder: each rung against the next
+            for better, worse in itertools.pairwise(kinds):
+                print(f"{'':<20} {head_to_head(games, better, worse)}")
     print("\ntime per move (moves with a choice), one core:")
     for kind in LEVELS:
         moves = times.get(kind)

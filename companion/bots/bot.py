@@ -23,7 +23,6 @@ from companion.protocol import Action
 class LevelName(StrEnum):
     EASY = "easy"
     STANDARD = "standard"
-    STRONG = "strong"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,12 +41,12 @@ LEVELS: dict[str, Level] = {
         LevelName.EASY, 0, 0.0, "plays by rules of thumb, at once: a gentle opponent"
     ),
     LevelName.STANDARD: Level(
-        LevelName.STANDARD, 60, 0.2, "searches 60 worlds a move, for at most 0.2 s: a solid player"
-    ),
-    LevelName.STRONG: Level(
-        LevelName.STRONG, 180, 1.0, "searches 180 worlds a move, for at most 1 s: the strongest"
+        LevelName.STANDARD, 60, 0.2, "searches 60 worlds a move, for at most 0.2 s: the strongest"
     ),
 }
+# Levels an older companion offered, and the level that plays their seats now. "strong"
+# searched 180 worlds a move and was measured no stronger than "standard" (docs/bots.md).
+RETIRED_LEVELS: dict[str, LevelName] = {"strong": LevelName.STANDARD}
 DEFAULT_LEVEL = LevelName.STANDARD
 MAX_SECONDS = 10.0  # the most a host may let a bot think about one move
 

@@ -15,7 +15,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from companion.bots.bot import DEFAULT_LEVEL, LEVELS, MAX_SECONDS
+from companion.bots.bot import DEFAULT_LEVEL, LEVELS, MAX_SECONDS, RETIRED_LEVELS
 
 FILE = "bots.json"
 MIN_SECONDS = 0.02  # the least time a host may give a bot per move
@@ -89,9 +89,10 @@ class Seating:
         out = {}
         for name, data in seats.items():
             try:
+                level = data.get("level", DEFAULT_LEVEL)
                 out[name] = BotSeat(
                     name,
-                    data.get("level", DEFAULT_LEVEL),
+                    RETIRED_LEVELS.get(level, level),
                     data.get("seconds"),
                     BotDice(data.get("dice", "companion")),
                 )

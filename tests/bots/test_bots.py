@@ -5,7 +5,11 @@ benchmarks/bots.py, not here."""
 from __future__ import annotations
 
 import random
+import re
+import subprocess
+import sys
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from scenario import arrange, table
@@ -21,6 +25,7 @@ from companion.records import parse_record, replay
 from companion.simulate import random_setup, simulate_text
 
 NEW_DON = game("new-don")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def quick(level: str = "standard") -> Bot:
@@ -220,3 +225,18 @@ def test_worlds_keep_every_coming_target_s_favor() -> None:
     assert not knowledge.consistent(world, view, "Maria")
     # Vincent's own view knows his dice: what he revealed is his to see.
     assert knowledge.consistent(world, NEW_DON.player_view(state, "Vincent"), "Vincent")
+
+
+def test_the_benchmark_plays_and_prints_the_ladder(tmp_path: Path) -> None:
+    """``benchmarks/bots.py`` on two games of the levels ladder: a result line per game, the
+    win-rate table, and each rung against the next (a second run resumes: nothing to play)."""
+    results = tmp_path / "bots.jsonl"
+    command = [sys.executable, str(ROOT / "benchmarks" / "bots.py"), "--games", "2"]
+    command += ["--pairings", "levels", "--results", str(results)]
+    first = subprocess.run(command, capture_output=True, text=True, check=True, timeout=300)
+    assert len(results.read_text().splitlines()) == 2
+    assert re.search(r"levels\s+standard\s+2\s", first.stdout)
+    assert re.search(r"standard ahead of easy in \d+\.\d%", first.stdout)
+    assert "easy ahead of greedy" in first.stdout and "greedy ahead of random" in first.stdout
+    again = subprocess.run(command, capture_output=True, text=True, check=True, timeout=300)
+    assert "games to play" not in again.stderr and again.stdout == first.stdout

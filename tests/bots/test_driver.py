@@ -11,9 +11,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from companion.bots.driver import BOT_ACTOR, BotDriver
 from companion.bots.knowledge import random_choice
-from companion.bots.seating import BotDice, BotSeat, Seating
+from companion.bots.seating import BotDice, BotSeat, Seating, SeatingError
 from companion.simulate import random_setup
 from companion.table import TableService
 
@@ -148,11 +150,22 @@ def test_after_a_restart_the_bots_sit_down_again(tmp_path: Path) -> None:
 def test_seats_and_hints_are_kept_in_the_data_folder(tmp_path: Path) -> None:
     seating = Seating(tmp_path)
     assert seating.hints("g1") is True  # on unless the table says no
-    seating.seat("g1", BotSeat("Claire", "strong", seconds=0.5, dice=BotDice.TABLE))
+    seating.seat("g1", BotSeat("Claire", "easy", seconds=0.5, dice=BotDice.TABLE))
     seating.set_hints("g1", False)
     again = Seating(tmp_path)
-    assert again.bots("g1") == {"Claire": BotSeat("Claire", "strong", 0.5, BotDice.TABLE)}
+    assert again.bots("g1") == {"Claire": BotSeat("Claire", "easy", 0.5, BotDice.TABLE)}
     assert again.hints("g1") is False and again.games() == ["g1"]
     assert again.unseat("g1", "Claire") and not again.unseat("g1", "Claire")
     (tmp_path / "bots.json").write_text("not json")
     assert Seating(tmp_path).bots("g1") == {}  # a broken file seats no bot
+
+
+def test_a_seat_of_a_retired_level_plays_on_at_the_level_that_replaced_it(tmp_path: Path) -> None:
+    """An older companion offered "strong"; its seats, read back, are played by the
+    standard bot rather than dropped (the game would wait for a player no one is)."""
+    (tmp_path / "bots.json").write_text(
+        '{"g1": {"bots": {"Claire": {"level": "strong", "seconds": null, "dice": "companion"}}}}'
+    )
+    assert Seating(tmp_path).bots("g1") == {"Claire": BotSeat("Claire", "standard")}
+    with pytest.raises(SeatingError, match="level must be one of easy, standard"):
+        BotSeat("Claire", "strong")
