@@ -87,6 +87,11 @@ class NetDie:
         return float(self.probabilities[7])
 
     @property
+    def likely_a_die(self) -> bool:
+        """More likely a die (with or without a legal face) than not a die."""
+        return bool(self.probabilities[6] < self.probabilities[:6].sum() + self.probabilities[7])
+
+    @property
     def best(self) -> int:
         return int(np.argmax(self.probabilities[:6])) + 1
 
@@ -191,23 +196,7 @@ class DieNet:
         (:func:`vision.pyramid.crop_level`); phantoms (more likely not a die than a die, with
         or without a legal face) dropped. A die it is not clearly sure of gets a second look
         (:data:`SECOND_LOOK_BELOW`, :data:`SECOND_LOOK`)."""
-        if not dice:
-            return []
-        angles = [
-            die_angle(pyramid.level(k), _to_level(d.centre, k), d.size * 0.5**k)
-            for d in dice
-            for k in [crop_level(d.size)]
-        ]
-        p = self._faces(
-            np.stack(
-                [_cut(pyramid, d.centre, d.size, a) for d, a in zip(dice, angles, strict=True)]
-            )
-        )
-        kept = [
-            NetDie(d.centre, d.size, d.heat, q, a)
-            for d, q, a in zip(dice, p, angles, strict=True)
-            if q[6] < q[:6].sum() + q[7]
-        ]
+        kept = [d for d in self.score(pyramid, dice) if d.likely_a_die]
         # Of finds in one place, a die read surely over one that is not, and then the bigger:
         # a die lies inside no other die, so what is inside a die read surely is part of it
         # (its pips, which alone look like 1s), and a heap of dice taken for one big die is
@@ -220,6 +209,25 @@ class DieNet:
         for i, d in zip(again, self._second_look(pyramid, [kept[i] for i in again]), strict=True):
             kept[i] = d
         return kept
+
+    def score(self, pyramid: Pyramid, dice: list[NetDie]) -> list[NetDie]:
+        """``dice`` with their turn and the face classifier's probabilities for one crop
+        each, nothing dropped yet."""
+        if not dice:
+            return []
+        angles = [
+            die_angle(pyramid.level(k), _to_level(d.centre, k), d.size * 0.5**k)
+            for d in dice
+            for k in [crop_level(d.size)]
+        ]
+        p = self._faces(
+            np.stack(
+                [_cut(pyramid, d.centre, d.size, a) for d, a in zip(dice, angles, strict=True)]
+            )
+        )
+        return [
+            NetDie(d.centre, d.size, d.heat, q, a) for d, q, a in zip(dice, p, angles, strict=True)
+        ]
 
     def _second_look(self, pyramid: Pyramid, dice: list[NetDie]) -> list[NetDie]:
         """``dice`` with their probabilities averaged over their own crop and five more each:
