@@ -20,7 +20,7 @@ from companion.bots.baselines import greedy_player, random_player
 from companion.bots.new_don import Board, Market, NewDonKnowledge, Position
 from companion.gamefiles import GameFiles
 from companion.games import game
-from companion.games.new_don import Claim, MuscleOut, Phase, Request
+from companion.games.new_don import Claim, MuscleOut, Phase, Request, State
 from companion.records import parse_record, replay
 from companion.simulate import random_setup, simulate_text
 
@@ -130,21 +130,9 @@ def test_the_bot_claims_the_last_open_neighborhood_for_its_pair() -> None:
     assert reason == "claims 3D: the last open neighborhood for pair of 3s"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "the search prefers asking Johnny for his 1 (or for a 2) at 40, 180 and 600 "
-        "iterations, with no world discarded: from Maria's view Johnny holds a 6 only about "
-        "half the time, and the rollouts value the sure die higher; the reading that the 6 "
-        "is best assumed he has it"
-    ),
-)
-def test_the_godfather_asks_for_the_number_that_completes_a_triple() -> None:
-    """Maria, the Godfather, holds 6-6 and a spare; every pair of 6s is held, both triples
-    of 6s are open. Johnny showed a 1 as his favor: she asks him for a 6 rather than take
-    his 1. (With a pair of 6s still open, a third 6 adds nothing: a triple claims one
-    neighborhood, as a pair does.)"""
-    held = {"6a": "Claire", "6b": "Vincent", "6c": "Claire", "6d": "Vincent"}
+def offers_under_way(held: dict[str, str] | None = None) -> State:
+    """Maria the Godfather with 6, 6, 2, 3, 1 and her offers about to start: Johnny (who
+    also holds a 6), Claire and Vincent have revealed favors 1, 2 and 1."""
     state = arrange(
         table(),
         phase=Phase.ROLL,
@@ -160,6 +148,25 @@ def test_the_godfather_asks_for_the_number_that_completes_a_triple() -> None:
         state = NEW_DON.apply(
             state, NEW_DON.action_from_dict({"type": "reveal_favor", "player": name, "face": favor})
         )
+    return state
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "the search prefers asking Johnny for his 1 (or for a 2) at 40, 180 and 600 "
+        "iterations, with no world discarded: from Maria's view Johnny holds a 6 only about "
+        "half the time, and the rollouts value the sure die higher; the reading that the 6 "
+        "is best assumed he has it"
+    ),
+)
+def test_the_godfather_asks_for_the_number_that_completes_a_triple() -> None:
+    """Maria, the Godfather, holds 6-6 and a spare; every pair of 6s is held, both triples
+    of 6s are open. Johnny showed a 1 as his favor: she asks him for a 6 rather than take
+    his 1. (With a pair of 6s still open, a third 6 adds nothing: a triple claims one
+    neighborhood, as a pair does.)"""
+    held = {"6a": "Claire", "6b": "Vincent", "6c": "Claire", "6d": "Vincent"}
+    state = offers_under_way(held)
     assert NEW_DON.waiting_for(state)[0].does == "offer"
     bot = Bot(NEW_DON, "standard", seconds=0, iterations=40)
     action = bot.choose(bot.observe(state, "Maria", random.Random(2)), random.Random(2)).action
@@ -201,20 +208,7 @@ def test_positions_score_as_the_engine_does() -> None:
 def test_worlds_keep_every_coming_target_s_favor() -> None:
     """During the offers, a world in which a player the Godfather has still to reach lacks
     the favor die they revealed is ruled out, not only one where the current target does."""
-    state = arrange(
-        table(),
-        phase=Phase.ROLL,
-        dice={
-            "Maria": [6, 6, 2, 3, 1],
-            "Johnny": [1, 6, 4, 4, 2],
-            "Claire": [2, 2, 3, 5, 5],
-            "Vincent": [1, 1, 2, 5, 6],
-        },
-    )
-    for name, favor in (("Johnny", 1), ("Claire", 2), ("Vincent", 1)):
-        state = NEW_DON.apply(
-            state, NEW_DON.action_from_dict({"type": "reveal_favor", "player": name, "face": favor})
-        )
+    state = offers_under_way()
     knowledge = NewDonKnowledge(NEW_DON)
     view = NEW_DON.player_view(state, "Maria")
     assert view["offer"]["target"] == "Johnny"
