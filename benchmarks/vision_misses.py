@@ -195,18 +195,28 @@ def trace_rig(folder: Path, models: Path) -> Trace:
         bgr = cv2.imread(str(folder / name))
         if bgr is None:
             raise FileNotFoundError(folder / name)
-        pyramid = Pyramid(bgr)
-        levels = search_levels(bgr.shape)
+        # Traced on the picture the reader reads: unstretched when that read its dice better
+        # (vision.stretch, DieNet.read), with the labels' boxes unstretched alike.
+        read = net.read(bgr)
+        pyramid, fx, fy = read.pyramid, read.fx, read.fy
+        levels = search_levels(pyramid.level(0).shape)
         stages = _stages(net, pyramid, levels)
         final = stages["final"]
-        reader_finds = net.find(bgr)
-        if [d.centre for d in reader_finds] != [d.centre for d in final]:
+        reader_finds = [
+            ((x + 0.5) * fx - 0.5, (y + 0.5) * fy - 0.5)
+            for x, y in (d.centre for d in net.find(bgr))
+        ]
+        if len(reader_finds) != len(final) or not np.allclose(
+            reader_finds, [d.centre for d in final], atol=1e-3
+        ):
             raise RuntimeError(f"{name}: this trace no longer follows DieNet.find")
-        boxes = [lb["box"] for lb in labels[name]]
+        boxes = [
+            [b[0] * fx, b[1] * fy, b[2] * fx, b[3] * fy] for b in (lb["box"] for lb in labels[name])
+        ]
         taken, phantoms = match([d.centre for d in final], boxes)
         heats = _heats(net, pyramid, levels) if len(taken) < len(boxes) else []
         for i, lb in enumerate(labels[name]):
-            box = lb["box"]
+            box = boxes[i]
             side = float(np.sqrt((box[2] - box[0]) * (box[3] - box[1])))
             trace.labelled += 1
             if i not in taken:

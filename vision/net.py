@@ -18,13 +18,15 @@ Two small networks, both trained by :mod:`vision.train`:
 The detector reads every level of the picture's pyramid where a die can be
 (:mod:`vision.pyramid`): dice of any size are on some level the size it learnt. The face
 classifier cuts each die from the level where it is still sharp but no larger than it needs.
-With a calibrated tray (:mod:`vision.tray`) only the tray is read.
+With a calibrated tray (:mod:`vision.tray`) only the tray is read. A picture whose dice look
+stretched along one axis (:mod:`vision.stretch`) is read unstretched too, and the reading
+with more dice read surely is kept (:meth:`DieNet.read`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -33,6 +35,7 @@ import onnxruntime as ort  # type: ignore[import-untyped]
 
 from vision.pose import die_angle, die_side, face_crop
 from vision.pyramid import BAND, Pyramid, crop_level, search_levels
+from vision.stretch import MIN_STRETCH, SURE_HEAT, stretch_of, unstretch
 from vision.tray import Polygon, bounds, contains
 
 MODELS = Path(__file__).parent  # the shipped dice_net.onnx and dice_faces.onnx
@@ -77,6 +80,9 @@ class NetDie:
     heat: float
     probabilities: np.ndarray  # eight: faces 1..6, "not a die", "a die with no legal face"
     angle: float = 0.0  # its turn (vision.pose.die_angle), radians, once classified
+    # The log of how much wider than high it is in the picture (vision.stretch): 0 unless the
+    # picture was read unstretched; ``size`` and ``angle`` are then the unstretched die's.
+    stretch: float = 0.0
 
     @property
     def not_a_die(self) -> float:
@@ -275,12 +281,69 @@ class DieNet:
         (a polygon, :mod:`vision.tray`) it reads only around the tray and keeps only the dice
         inside it.
         """
-        pyramid = Pyramid(bgr)
+        read = self.read(bgr, die_px, tray)
+        if not read.stretch:
+            return read.dice
+        return [
+            replace(
+                d,
+                centre=((x + 0.5) / read.fx - 0.5, (y + 0.5) / read.fy - 0.5),
+                stretch=read.stretch,
+            )
+            for d in read.dice
+            for x, y in [d.centre]
+        ]
+
+    def read(
+        self, bgr: np.ndarray, die_px: float | None = None, tray: Polygon | None = None
+    ) -> Reading:
+        """What :meth:`find` reads, in the pixels of the picture it read: ``bgr`` itself, or,
+        when its dice look stretched (:mod:`vision.stretch`) and ``bgr`` unstretched has more
+        dice read surely, that picture.
+
+        The measure of a stretch is rough (on some photos it is half the truth, on others
+        twice), and a picture unstretched that was not stretched reads worse; so both
+        readings are made and the one with more dice read surely is kept (as photographed
+        on a tie), which costs a second reading only on pictures that look stretched.
+        """
         # A calibrated size is the die's side; the detector sizes a die by its upright box,
         # which for a square turned at random is on average 4/π of its side.
         box = die_px * 4 / np.pi if die_px else None
-        levels = search_levels(bgr.shape, box)
-        return self._classify(pyramid, self.detector.find(pyramid, levels, tray))
+        as_is = self._read(bgr, box, tray)
+        stretch = stretch_of(bgr, [(d.centre, d.size) for d in as_is.finds if d.heat >= SURE_HEAT])
+        if abs(stretch) < MIN_STRETCH:
+            return as_is
+        # Every die on the picture is stretched alike: read it unstretched too (the same
+        # area, so a calibrated size holds; the tray is in fractions of the picture).
+        picture, fx, fy = unstretch(bgr, stretch)
+        unstretched = replace(self._read(picture, box, tray), fx=fx, fy=fy, stretch=stretch)
+        return unstretched if unstretched.sureness > as_is.sureness else as_is
+
+    def _read(self, bgr: np.ndarray, box: float | None, tray: Polygon | None) -> Reading:
+        pyramid = Pyramid(bgr)
+        finds = self.detector.find(pyramid, search_levels(bgr.shape, box), tray)
+        return Reading(pyramid, finds, self._classify(pyramid, finds))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading of a picture by :class:`DieNet`: its pyramid, the detector's finds and the
+    dice kept, in the pixels of the picture read, which is the photo scaled by (``fx``,
+    ``fy``) to undo a stretch of e^``stretch`` across (1, 1, 0: the photo as it was)."""
+
+    pyramid: Pyramid
+    finds: list[NetDie]
+    dice: list[NetDie]
+    fx: float = 1.0
+    fy: float = 1.0
+    stretch: float = 0.0
+
+    @property
+    def sureness(self) -> tuple[int, float]:
+        """How many dice it read surely, then their summed probability: which of two
+        readings of one photo to believe."""
+        sure = [d.best_probability for d in self.dice if d.best_probability >= MIN_VALUE]
+        return len(sure), float(sum(sure))
 
 
 def _apart(

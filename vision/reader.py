@@ -13,6 +13,7 @@ from the tray, :mod:`vision.finding`; read the pips, :mod:`vision.pips`; check t
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -93,7 +94,10 @@ class DiceReader:
         lab_middles = _middles_lab(bgr, net_dice)
         for d, colour_lab in zip(net_dice, lab_middles, strict=True):
             side = die_side(d.size, d.angle)
-            rect = (d.centre, (side, side), float(np.degrees(d.angle)))
+            # A die on a stretched picture (vision.stretch) is outlined as the unstretched
+            # die's square stretched along the picture's axes, near enough for drawing.
+            wide, high = math.exp(d.stretch / 2), math.exp(-d.stretch / 2)
+            rect = (d.centre, (side * wide, side * high), float(np.degrees(d.angle)))
             name, _ = nearest_colour(colour_lab, palette)
             p = d.best_probability
             sure = p >= self.min_value
@@ -106,7 +110,7 @@ class DiceReader:
             found.append(
                 DieFound(
                     value=d.best if sure else None,
-                    box=_box(d.centre, d.size),
+                    box=_box(d.centre, d.size * wide, d.size * high),
                     centre=d.centre,
                     rect=rect,
                     colour=name,
@@ -179,10 +183,10 @@ def _check_picture(bgr: np.ndarray) -> None:
         raise ValueError("expected a BGR colour picture (H×W×3)")
 
 
-def _box(centre: tuple[float, float], size: float) -> tuple[int, int, int, int]:
+def _box(centre: tuple[float, float], width: float, height: float) -> tuple[int, int, int, int]:
     x, y = centre
-    h = size / 2
-    return int(np.floor(x - h)), int(np.floor(y - h)), int(np.ceil(x + h)), int(np.ceil(y + h))
+    w, h = width / 2, height / 2
+    return int(np.floor(x - w)), int(np.floor(y - h)), int(np.ceil(x + w)), int(np.ceil(y + h))
 
 
 def read_image(bgr: np.ndarray, calibration: Calibration | None = None) -> list[DieFound]:
