@@ -20,7 +20,7 @@ import pytest
 
 from vision.augment import DETECTOR_STEPS, FACE_JITTER, FACE_STEPS, recipe
 from vision.evaluation import Score, match
-from vision.net import MODELS, DieNet
+from vision.net import MODELS, DieNet, NetDie, _without_heaps
 from vision.reader import DiceReader
 from vision.rigs import Rig, find_rigs, leave_one_out, rig_sizes
 
@@ -254,3 +254,27 @@ def test_each_rig_is_read_by_networks_trained_on_the_others_only(photos) -> None
     for held, others in folds:
         assert held not in others and len(others) == len(rigs) - 1
         assert set(rig_sizes(others)) == {r.name for r in rigs} - {held.name}
+
+
+def _found(centre: tuple[float, float], size: float, face: int, p: float) -> NetDie:
+    probabilities = np.full(8, (1 - p) / 7)
+    probabilities[face - 1] = p
+    return NetDie(centre, size, 1.0, probabilities)
+
+
+def test_a_heap_is_told_from_a_die_over_its_pips() -> None:
+    heap = _found((100, 100), 200, 3, 0.7)
+    dice = [_found((60, 80), 40, 5, 0.95), _found((140, 110), 40, 2, 0.9)]
+    assert _without_heaps([heap, *dice]) == dice
+    # A die over its own pips (found alone, each looks like a 1) is not a heap.
+    pips = [_found((70, 70), 30, 1, 0.99), _found((130, 130), 30, 1, 0.99)]
+    assert _without_heaps([heap, *pips]) == [heap, *pips]
+    # Nor is a find read very surely, one covering a single die, or an unsure one.
+    sure = _found((100, 100), 200, 3, 0.95)
+    assert _without_heaps([sure, *dice]) == [sure, *dice]
+    assert _without_heaps([heap, dice[0]]) == [heap, dice[0]]
+    unsure = _found((100, 100), 200, 3, 0.4)
+    assert _without_heaps([unsure, *dice]) == [unsure, *dice]
+    # Dice more than half its size away, or not much smaller, are not in it.
+    apart = [_found((250, 100), 40, 5, 0.95), _found((100, 100), 150, 2, 0.9)]
+    assert _without_heaps([heap, dice[0], *apart]) == [heap, dice[0], *apart]

@@ -41,10 +41,10 @@ def read_rig(photos: Path, rig: str, reader: DiceReader | None = None) -> Score:
 # change that reads less fails here; the held-out figures are the benchmark's. The misses
 # are real shortfalls, kept in sight: box-gray's 1 among emblem dice (missed) and its die
 # cut by the photo's top edge (unsure); on dice-photos a 2 read as 1, and a 14-px pip beside
-# a die read as a die showing 1.
+# a die read as a die showing 1. Two of dice-photos' photos hold heaps of dice (below).
 READ_AT_LEAST = {
     "box-gray": (7, 9),
-    "dice-photos": (87, 94),
+    "dice-photos": (107, 114),
     "pxl-tray": (19, 21),
     "roboflow-public": (5, 5),
     "single-grey": (2, 2),
@@ -64,6 +64,29 @@ def test_every_rig_is_read(photos, rig: str) -> None:
     assert score.abstained <= max(2, score.labelled // 10)
     faces = [m for m in score.mistakes if m.kind == "phantom" and m.read is not None]
     assert len(faces) <= PHANTOM_FACES_AT_MOST.get(rig, 0)
+
+
+@pytest.mark.parametrize(
+    ("name", "swallowed"), [("IMG_20191208_111751.jpg", 8), ("IMG_20191209_095342.jpg", 3)]
+)
+def test_a_heap_of_dice_taken_for_one_die_is_read_as_its_dice(
+    photos, monkeypatch, name: str, swallowed: int
+) -> None:
+    # dice-photos: dice piled against each other, which the detector also finds as one big
+    # die (four to six times a die's size) that the classifier reads as a 3 at 0.67-0.79.
+    # That find covers dice read surely and showing more than one pip, so it is a heap
+    # (vision.net.HEAP_BELOW) and the dice in it are read.
+    dice = labelled(photos, "dice-photos")[name]
+    bgr = cv2.imread(str(photos / "dice-photos" / name))
+    score = Score()
+    score.add(name, DiceReader().read(bgr), dice, 0.0)
+    assert score.right == score.labelled and score.phantom == 0
+    # Taken for one die, the heap swallows dice around it (the surer-then-bigger rule): 8 of
+    # 14 and 3 of 6 are then missed or read as the heap's face.
+    monkeypatch.setattr("vision.net._without_heaps", lambda found: found)
+    heaped = Score()
+    heaped.add(name, DiceReader().read(bgr), dice, 0.0)
+    assert heaped.right <= heaped.labelled - swallowed
 
 
 def test_dice_of_200_px_are_found_on_a_coarse_level_without_a_calibration(photos) -> None:
