@@ -72,8 +72,9 @@ def stretch_of(bgr: np.ndarray, dice: Sequence[tuple[tuple[float, float], float]
 def labelled_stretch(boxes: Sequence[Sequence[float]]) -> float:
     """The log of how much wider than high a photo's labelled dice are (their upright boxes
     [x0, y0, x1, y1]; the median, 0 without any): a square turned any way has a square upright
-    box, so a box's shape is the picture's stretch. Training unstretches each photo by it, so
-    the networks learn square dice, as the reader shows them."""
+    box, so a box's shape is the picture's stretch. It is the truth :func:`stretch_of` is
+    checked against; training does not use it (networks trained on photos unstretched by
+    it read worse held out: docs/vision.md, *Stretched photos*)."""
     logs = [math.log((b[2] - b[0]) / (b[3] - b[1])) for b in boxes if b[2] > b[0] and b[3] > b[1]]
     return float(np.median(logs)) if logs else 0.0
 
