@@ -33,7 +33,9 @@ reads the whole picture without a calibration, as the benchmark's first column d
 takes about 15 seconds a rig here.
 
 The staged reconstruction is checked against ``DieNet.find`` on every photo (the same finds),
-so this script cannot drift from the reader without saying so.
+so this script cannot drift from the reader without saying so; and
+``tests/vision/test_vision_misses.py`` holds its counts to the benchmark's scoring of the
+reader on the test photos of every rig.
 """
 
 from __future__ import annotations
