@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 
-from vision.pose import die_angle, die_side, face_crop
+from vision.pose import FACE_CROP, crop_matrix, die_angle, die_side, face_crop
 from vision.pyramid import BAND, Pyramid, crop_level, search_levels
 from vision.stretch import MIN_STRETCH, SURE_HEAT, stretch_of, unstretch
 from vision.tray import Polygon, bounds, contains
@@ -79,6 +79,11 @@ SECOND_LOOK_BELOW = 0.9
 # over their pips dropped); without HEAP_BELOW, phantoms rose by 1.3-1.7 points.
 HEAP_BELOW = 0.9
 HEAP_PART = 0.6
+# A classifier with where outputs (vision.augment.FACE_OUTPUTS) says where in its crop the die
+# lies; the reader moves each find there before any rule that compares finds, by at most
+# PLACE_MOST of a crop side each way and e^±PLACE_MOST in size: it learnt small errors, and
+# a find far off a die is better left to the rules than carried onto a neighbour.
+PLACE_MOST = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,13 +241,14 @@ class DieNet:
             for d in dice
             for k in [crop_level(d.size)]
         ]
-        p = self._faces(
+        p, where = self._faces(
             np.stack(
                 [_cut(pyramid, d.centre, d.size, a) for d, a in zip(dice, angles, strict=True)]
             )
         )
         return [
-            NetDie(d.centre, d.size, d.heat, q, a) for d, q, a in zip(dice, p, angles, strict=True)
+            _placed(NetDie(d.centre, d.size, d.heat, q, a), w)
+            for d, q, a, w in zip(dice, p, angles, where, strict=True)
         ]
 
     def _second_look(self, pyramid: Pyramid, dice: list[NetDie]) -> list[NetDie]:
@@ -259,14 +265,16 @@ class DieNet:
                 for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
             ]
             crops.append(_cut(pyramid, d.centre, d.size * SECOND_LOOK_ZOOM, d.angle))
-        p = self._faces(np.stack(crops)).reshape(len(dice), 5, 8).sum(axis=1)
+        p = self._faces(np.stack(crops))[0].reshape(len(dice), 5, 8).sum(axis=1)
         return [
             NetDie(d.centre, d.size, d.heat, (d.probabilities + q) / 6, d.angle)
             for d, q in zip(dice, p, strict=True)
         ]
 
-    def _faces(self, crops: np.ndarray) -> np.ndarray:
-        """The face classifier's probabilities for each crop, averaged over its views."""
+    def _faces(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The face classifier's probabilities for each crop, and where its die lies in the
+        crop (offset across and down in crop sides, log size: zeros from a classifier
+        without where outputs), each averaged over its views."""
         views = np.concatenate(
             [
                 np.rot90(crops if k < 4 else crops[:, :, ::-1], k % 4, axes=(1, 2))
@@ -274,11 +282,15 @@ class DieNet:
             ]
         )
         blob = views.transpose(0, 3, 1, 2).astype(np.float32) * np.float32(1 / 255)
-        logits: np.ndarray = self.faces.run(None, {"bgr": np.ascontiguousarray(blob)})[0]
-        logits = logits.reshape(self.views, len(crops), 8).astype(np.float64)
+        out: np.ndarray = self.faces.run(None, {"bgr": np.ascontiguousarray(blob)})[0]
+        out = out.reshape(self.views, len(crops), -1).astype(np.float64)
+        logits = out[:, :, :8]
         p = np.exp(logits - logits.max(axis=2, keepdims=True))
         mean: np.ndarray = (p / p.sum(axis=2, keepdims=True)).mean(axis=0)
-        return mean
+        if out.shape[2] == 8:
+            return mean, np.zeros((len(crops), 3))
+        where = np.mean([_unview(out[k, :, 8:11], k) for k in range(self.views)], axis=0)
+        return mean, where
 
     def find(
         self, bgr: np.ndarray, die_px: float | None = None, tray: Polygon | None = None
@@ -405,6 +417,36 @@ def _from_level(point: tuple[float, float], k: int) -> tuple[float, float]:
     """A point in pixels of level ``k`` in picture pixels."""
     f = 2**k
     return ((point[0] + 0.5) * f - 0.5, (point[1] + 0.5) * f - 0.5)
+
+
+def _unview(where: np.ndarray, k: int) -> np.ndarray:
+    """Where a die lies in view ``k`` of its crop (:meth:`DieNet._faces`: turned ``k`` % 4
+    quarters by ``np.rot90``, mirrored first from 4) as where it lies in the crop itself.
+
+    ``np.rot90`` takes the crop's pixel (x, y) to (y, side − 1 − x): in crop sides from the
+    middle, (dx, dy) to (dy, −dx − 1/side), undone here one quarter at a time; mirroring takes
+    dx to −dx − 1/side. The size is the same in every view."""
+    out = np.array(where, dtype=np.float64, copy=True)
+    for _ in range(k % 4):
+        out[:, 0], out[:, 1] = -out[:, 1] - 1 / FACE_CROP, out[:, 0].copy()
+    if k >= 4:
+        out[:, 0] = -out[:, 0] - 1 / FACE_CROP
+    return out
+
+
+def _placed(die: NetDie, where: np.ndarray) -> NetDie:
+    """``die`` moved and sized to where the classifier says it lies in its crop (offset in
+    crop sides, log size; each kept within :data:`PLACE_MOST`), in picture pixels: the crop's
+    point carried back through the map :func:`_cut` cut it with."""
+    dx, dy, log_size = np.clip(where, -PLACE_MOST, PLACE_MOST)
+    if not (dx or dy or log_size):
+        return die
+    k = crop_level(die.size)
+    m = crop_matrix(_to_level(die.centre, k), die.size * 0.5**k, die.angle)
+    x, y = cv2.invertAffineTransform(m) @ ((0.5 + dx) * FACE_CROP, (0.5 + dy) * FACE_CROP, 1.0)
+    return replace(
+        die, centre=_from_level((float(x), float(y)), k), size=die.size * float(np.exp(log_size))
+    )
 
 
 def _cut(pyramid: Pyramid, centre: tuple[float, float], size: float, angle: float) -> np.ndarray:

@@ -70,28 +70,34 @@ def die_side(size: float, angle: float) -> float:
     return size / (abs(math.cos(angle)) + abs(math.sin(angle)))
 
 
+def crop_matrix(
+    centre: tuple[float, float], size: float, angle: float, turn: float = 0.0
+) -> np.ndarray:
+    """The affine map (2×3) from picture pixels to :func:`face_crop`'s pixels: the reader
+    inverts it to carry where the classifier says the die is back onto the picture."""
+    m = cv2.getRotationMatrix2D(
+        (float(centre[0]), float(centre[1])),
+        math.degrees(angle + turn),
+        FACE_CROP / (FACE_MARGIN * die_side(size, angle)),
+    )
+    m[:, 2] += np.array([FACE_CROP / 2 - centre[0], FACE_CROP / 2 - centre[1]])
+    return m
+
+
 def face_crop(
-    bgr: np.ndarray,
-    centre: tuple[float, float],
-    size: float,
-    angle: float,
-    turn: float = 0.0,
-    side: int = FACE_CROP,
-    margin: float = FACE_MARGIN,
+    bgr: np.ndarray, centre: tuple[float, float], size: float, angle: float, turn: float = 0.0
 ) -> np.ndarray:
     """The die at ``centre`` (upright box ``size``, turn ``angle`` from :func:`die_angle`)
-    turned square (and then by ``turn`` more) and scaled so that its side times ``margin``
-    fills ``side`` pixels.
+    turned square (and then by ``turn`` more) and scaled so that its side times
+    :data:`FACE_MARGIN` fills :data:`FACE_CROP` pixels (:func:`crop_matrix`).
 
     Bilinear, without smoothing first: ``cv2.warpAffine`` takes ``INTER_AREA`` for
     ``INTER_LINEAR``, and a blur before the cut (σ up to 2·(1/scale − 1) pixels) read as
     many dice right held out, so the crops stay as the shipped classifier learnt them."""
-    m = cv2.getRotationMatrix2D(
-        (float(centre[0]), float(centre[1])),
-        math.degrees(angle + turn),
-        side / (margin * die_side(size, angle)),
-    )
-    m[:, 2] += np.array([side / 2 - centre[0], side / 2 - centre[1]])
     return cv2.warpAffine(
-        bgr, m, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        bgr,
+        crop_matrix(centre, size, angle, turn),
+        (FACE_CROP, FACE_CROP),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
     )

@@ -71,6 +71,7 @@ from vision.augment import (
     FACE_ILLEGAL,
     FACE_JITTER,
     FACE_MINED,
+    FACE_OUTPUTS,
     FACE_PLACING,
     FACE_SHRINK,
     FACE_STEPS,
@@ -83,7 +84,7 @@ from vision.augment import (
 )
 from vision.backgrounds import background
 from vision.net import Detector
-from vision.pose import FACE_CROP, die_angle, face_crop
+from vision.pose import FACE_CROP, crop_matrix, die_angle, face_crop
 from vision.pyramid import BAND, Pyramid, crop_level, search_levels
 from vision.rigs import Rig, rig_sizes
 from vision.scenes import scene
@@ -142,7 +143,8 @@ class FaceNet(nn.Module):
     crop), then the means over a :data:`FACE_GRID` × :data:`FACE_GRID` grid of overlapping
     windows (each window 10 − 2·grid cells, 2 apart, so grid is 1 to 4: for 3, 4×4 windows
     centred where a squared die's pip rows and columns fall), and a layer that weighs each
-    place apart."""
+    place apart. Its :data:`FACE_OUTPUTS` are the eight classes' logits and then where the
+    die lies in the crop (:func:`face_sample`)."""
 
     def __init__(self, grid: int = FACE_GRID) -> None:
         super().__init__()
@@ -156,7 +158,7 @@ class FaceNet(nn.Module):
             _cbr(c, c),
             nn.AvgPool2d(10 - 2 * grid, stride=2),
         )
-        self.head = nn.Conv2d(c, 8, grid)
+        self.head = nn.Conv2d(c, FACE_OUTPUTS, grid)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         out: torch.Tensor = self.head(self.body(x)).flatten(1)
@@ -473,23 +475,31 @@ def face_sample(
     rng: np.random.Generator,
     phantoms: Sequence[Phantom] = (),
     drawings: Drawings | None = None,
-) -> tuple[np.ndarray, int]:
-    """One augmented classifier crop, cut as :mod:`vision.net` cuts them (from the pyramid
-    level where the die is still sharp, turned square by :func:`die_angle`, then any quarter
-    turn and maybe mirrored): a drawn die (:data:`FACE_DRAWN` of the time), a drawn table
-    (:data:`FACE_TABLES`) or one of the detector's phantoms (:data:`FACE_MINED`), both
-    labelled :data:`NOT_A_DIE`, or from a photo a
-    die (label 0..5) or, one time in five, not a die (background, a die's edge or a gap
-    between dice)."""
+) -> tuple[np.ndarray, int, np.ndarray]:
+    """One augmented classifier crop, its label and where its die lies in it, cut as
+    :mod:`vision.net` cuts them (from the pyramid level where the die is still sharp, turned
+    square by :func:`die_angle`, then any quarter turn and maybe mirrored): a drawn die
+    (:data:`FACE_DRAWN` of the time), a drawn table (:data:`FACE_TABLES`) or one of the
+    detector's phantoms (:data:`FACE_MINED`), both labelled :data:`NOT_A_DIE`, or from a photo
+    a die (label 0..5) or, one time in five, not a die (background, a die's edge or a gap
+    between dice).
+
+    Where is the die's centre in the crop, from the crop's middle, across and down in crop
+    sides, and the log of the die's size over the size the crop was cut for: what the reader
+    needs to move a die the detector placed a little off (:func:`vision.net._placed`). It is
+    NaN for a crop of no die (nothing to learn there)."""
     r = rng.random()
     dice = np.empty((0, 4), np.float32)
     placed = True
+    true: tuple[float, float, float] | None = None  # the die's centre and size, if a die
     if r < FACE_DRAWN:
         img, (cx, cy), size, label = (
             drawings.dice[int(rng.integers(len(drawings.dice)))]
             if drawings and drawings.dice
             else _drawn(photos, rng)
         )
+        if label != NOT_A_DIE:
+            true = (cx, cy, size)
     elif r < FACE_DRAWN + FACE_TABLES:
         table = (
             drawings.tables[int(rng.integers(len(drawings.tables)))]
@@ -505,6 +515,7 @@ def face_sample(
         img, dice = photos.images[i], photos.dice[i]
         cx, cy, size, value = (float(v) for v in dice[int(rng.integers(len(dice)))])
         label = int(value) - 1
+        true = (cx, cy, size)
     if placed:  # where the detector puts a die is a little off, and its size too
         cx += rng.normal(0, FACE_PLACING.centre * size)
         cy += rng.normal(0, FACE_PLACING.centre * size)
@@ -519,8 +530,10 @@ def face_sample(
         else:  # anywhere, unless that is on a die
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
         d = np.hypot(dice[:, 0] - cx, dice[:, 1] - cy)
+        true = None
         if (d < 0.45 * dice[:, 2]).any():
-            label = int(dice[int(np.argmin(d)), 3]) - 1
+            tx, ty, tsize, value = (float(v) for v in dice[int(np.argmin(d))])
+            label, true = int(value) - 1, (tx, ty, tsize)
     # Cut from the level the reader would cut it from; some dice shrunk further first.
     scale = 0.5 ** crop_level(size)
     if rng.random() < FACE_SHRINK and size * scale > SMALL_DIE:
@@ -531,9 +544,14 @@ def face_sample(
     turn = rng.integers(4) * math.pi / 2 + rng.normal(0, FACE_PLACING.turn)
     # Turned by a whole quarter more, a die is framed the same (the frame is square).
     crop = face_crop(patch.picture, at, s, angle, turn=turn)
+    where = np.full(3, np.nan, np.float32)
+    if true is not None:
+        u, v = crop_matrix(at, s, angle, turn=turn) @ (*patch.point(true[0], true[1]), 1.0)
+        where[:] = (u / FACE_CROP - 0.5, v / FACE_CROP - 0.5, math.log(true[2] / size))
     if rng.random() < 0.5:
         crop = np.ascontiguousarray(crop[:, ::-1])
-    return colour_jitter(crop, rng, FACE_JITTER), label
+        where[0] = -where[0] - 1 / FACE_CROP  # pixel u is pixel FACE_CROP - 1 - u mirrored
+    return colour_jitter(crop, rng, FACE_JITTER), label, where
 
 
 def train_faces(
@@ -566,14 +584,26 @@ def train_faces(
     )
 
     def step_loss() -> torch.Tensor:
-        crops, labels = zip(
+        crops, labels, where = zip(
             *(face_sample(photos, rng, phantoms, drawings) for _ in range(batch_size)), strict=True
         )
         x = torch.from_numpy(np.stack(crops)).permute(0, 3, 1, 2).float() / 255.0
-        return F.cross_entropy(net(x), torch.tensor(labels), label_smoothing=0.05)
+        return face_loss(net(x), torch.tensor(labels), torch.from_numpy(np.stack(where)))
 
     net = FaceNet()
     return _fit(net, step_loss, steps, "faces" if log else None)
+
+
+def face_loss(out: torch.Tensor, labels: torch.Tensor, where: torch.Tensor) -> torch.Tensor:
+    """The classes' cross-entropy, plus a smooth L1 loss on where the die is, over the crops
+    of a die (``where`` is NaN on the others). Its β of 0.05 (a twentieth of a crop, or 5% of
+    size) keeps the few crops cut far off a die from pulling the small offsets most have."""
+    loss = F.cross_entropy(out[:, :8], labels, label_smoothing=0.05)
+    if out.shape[1] > 8:
+        known = ~where.isnan().any(dim=1)
+        if known.any():
+            loss = loss + F.smooth_l1_loss(out[known, 8:], where[known], beta=0.05)
+    return loss
 
 
 def _fit(net: Net, step_loss: Callable[[], torch.Tensor], steps: int, name: str | None) -> Net:
