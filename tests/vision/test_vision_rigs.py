@@ -39,18 +39,22 @@ def read_rig(photos: Path, rig: str, reader: DiceReader | None = None) -> Score:
 # What the shipped networks read on each rig's test photos (their own training photos): dice
 # read right at least, read wrong and things read as a face where no die is at most. A
 # change that reads less fails here; the held-out figures are the benchmark's. The misses
-# are real shortfalls, kept in sight: box-gray's 1 among emblem dice (missed) and its die
-# cut by the photo's top edge (unsure); on dice-photos a 2 read as 1, and a 14-px pip beside
-# a die read as a die showing 1. Two of dice-photos' photos hold heaps of dice (below).
+# are real shortfalls, kept in sight: box-gray's 1 among emblem dice and its die cut by the
+# photo's top edge (both missed); on dice-photos a 2 read as 1. Two of dice-photos' photos
+# hold heaps of dice (below). The pins are one network's: the classifier with where outputs
+# (docs/vision.md, "The face classifier says where the die is"), which held out reads as
+# many dice right as the one before it, with fewer wrong and fewer phantoms, reads pxl-tray's
+# test photos 15 right, 2 wrong (a 4 on a stretched photo as a 6, a 2 as a 1) and 3 unsure
+# where that one read 19, none and 2; the same recipe from another seed reads 16 and 1.
 READ_AT_LEAST = {
     "box-gray": (7, 9),
-    "dice-photos": (107, 114),
-    "pxl-tray": (19, 21),
+    "dice-photos": (108, 114),
+    "pxl-tray": (15, 21),
     "roboflow-public": (5, 5),
     "single-grey": (2, 2),
 }
-WRONG_AT_MOST = {"dice-photos": 1}
-PHANTOM_FACES_AT_MOST = {"dice-photos": 1}
+WRONG_AT_MOST = {"dice-photos": 1, "pxl-tray": 2}
+UNSURE_AT_MOST = {"pxl-tray": 3}
 
 
 @pytest.mark.parametrize("rig", RIGS)
@@ -61,9 +65,9 @@ def test_every_rig_is_read(photos, rig: str) -> None:
     right, labelled = READ_AT_LEAST[rig]
     assert score.labelled == labelled and score.right >= right
     assert score.wrong <= WRONG_AT_MOST.get(rig, 0)
-    assert score.abstained <= max(2, score.labelled // 10)
+    assert score.abstained <= UNSURE_AT_MOST.get(rig, max(2, score.labelled // 10))
     faces = [m for m in score.mistakes if m.kind == "phantom" and m.read is not None]
-    assert len(faces) <= PHANTOM_FACES_AT_MOST.get(rig, 0)
+    assert not faces
 
 
 @pytest.mark.parametrize(
@@ -98,9 +102,10 @@ def test_dice_of_200_px_are_found_on_a_coarse_level_without_a_calibration(photos
     ]
     assert min(sizes) > 100  # far bigger than the detector's band: only a coarse level has them
     score = read_rig(photos, "box-gray")
-    # All but one found (the 1 among emblem dice, whose one big pip is what it finds), none
-    # read wrong; what it takes for a die where none is labelled (an emblem die) is unsure.
-    assert score.labelled == 9 and score.missed <= 1 and score.wrong == 0
+    # All but two found (the 1 among emblem dice, whose one big pip is what it finds, and a
+    # die cut in half by the photo's top edge, taken for not a die), none read wrong; what it
+    # takes for a die where none is labelled (an emblem die) is unsure.
+    assert score.labelled == 9 and score.missed <= 2 and score.wrong == 0
     assert all(m.read is None for m in score.mistakes if m.kind == "phantom")
 
 
