@@ -84,6 +84,18 @@ HEAP_PART = 0.6
 # PLACE_MOST of a crop side each way and e^±PLACE_MOST in size: it learnt small errors, and
 # a find far off a die is better left to the rules than carried onto a neighbour.
 PLACE_MOST = 0.5
+# A find the classifier moved by more than LOOK_AGAIN (of its size, in centre or in the log of
+# its size) is cut again where the classifier says the die is and classified again, up to
+# LOOK_AGAIN_ROUNDS times, its probabilities the mean of its looks. On a rig it never saw,
+# the detector places small dice loosely (1.4 times too big, median, among those the
+# classifier took for "not a die"; cut where their labels say, half of those are read as
+# dice). Held out, two rounds read 1.8-3.5 points more dice right on every rig, wrong reads
+# fewer on four rigs, phantoms within a point; one round gained half as much, and moves of
+# 0.1 and 0.2 of a die less than 0.05. Taking the last look alone, not the mean, gained
+# another 2 points on roboflow-public but read box-gray's emblem die as a 4: the first
+# look's doubt must count.
+LOOK_AGAIN = 0.05
+LOOK_AGAIN_ROUNDS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,8 +244,25 @@ class DieNet:
         return kept
 
     def score(self, pyramid: Pyramid, dice: list[NetDie]) -> list[NetDie]:
+        """``dice`` with their turn and the face classifier's probabilities, each moved to
+        where the classifier says it lies (and cut and classified there again when that is
+        more than :data:`LOOK_AGAIN` off), nothing dropped yet."""
+        scored = self._score(pyramid, dice)
+        cut = list(dice)
+        looks = [1] * len(dice)
+        for _ in range(LOOK_AGAIN_ROUNDS):
+            again = [i for i, (c, d) in enumerate(zip(cut, scored, strict=True)) if _moved(c, d)]
+            for i, d in zip(again, self._score(pyramid, [scored[i] for i in again]), strict=True):
+                # The looks' probabilities averaged: a die the first look doubted stays
+                # doubted unless the next look is sure enough for both.
+                p = (scored[i].probabilities * looks[i] + d.probabilities) / (looks[i] + 1)
+                cut[i], scored[i] = scored[i], replace(d, probabilities=p)
+                looks[i] += 1
+        return scored
+
+    def _score(self, pyramid: Pyramid, dice: list[NetDie]) -> list[NetDie]:
         """``dice`` with their turn and the face classifier's probabilities for one crop
-        each, nothing dropped yet."""
+        each, moved to where it says each die lies (:func:`_placed`)."""
         if not dice:
             return []
         angles = [
@@ -432,6 +461,15 @@ def _unview(where: np.ndarray, k: int) -> np.ndarray:
     if k >= 4:
         out[:, 0] = -out[:, 0] - 1 / FACE_CROP
     return out
+
+
+def _moved(before: NetDie, after: NetDie) -> bool:
+    """Whether ``after`` lies more than :data:`LOOK_AGAIN` off ``before``: its centre by that
+    much of ``before``'s size, or its size by that much in log."""
+    off = np.hypot(after.centre[0] - before.centre[0], after.centre[1] - before.centre[1])
+    return bool(
+        off > LOOK_AGAIN * before.size or abs(np.log(after.size / before.size)) > LOOK_AGAIN
+    )
 
 
 def _placed(die: NetDie, where: np.ndarray) -> NetDie:

@@ -43,31 +43,44 @@ def read_rig(photos: Path, rig: str, reader: DiceReader | None = None) -> Score:
 # photo's top edge (both missed); on dice-photos a 2 read as 1. Two of dice-photos' photos
 # hold heaps of dice (below). The pins are one network's: the classifier with where outputs
 # (docs/vision.md, "The face classifier says where the die is"), which held out reads as
-# many dice right as the one before it, with fewer wrong and fewer phantoms, reads pxl-tray's
-# test photos 15 right, 2 wrong (a 4 on a stretched photo as a 6, a 2 as a 1) and 3 unsure
-# where that one read 19, none and 2; the same recipe from another seed reads 16 and 1.
+# many dice right as the one before it, with fewer wrong and fewer phantoms; the same recipe
+# from another seed reads pxl-tray's test photos 16 right and 1 wrong. Looking again where
+# the classifier says a die lies (vision.net.LOOK_AGAIN) reads pxl-tray's 16 right, none
+# wrong and 4 unsure where one look read 15, 2 and 3.
 READ_AT_LEAST = {
     "box-gray": (7, 9),
     "dice-photos": (108, 114),
-    "pxl-tray": (15, 21),
+    "pxl-tray": (16, 21),
     "roboflow-public": (5, 5),
     "single-grey": (2, 2),
 }
-WRONG_AT_MOST = {"dice-photos": 1, "pxl-tray": 2}
-UNSURE_AT_MOST = {"pxl-tray": 3}
+WRONG_AT_MOST = {"dice-photos": 1}
+UNSURE_AT_MOST = {"pxl-tray": 4}
+# A die's side face, found beside its top and read as a face: pxl-tray's green 4 (its side
+# shows a 6; with one look that 6 was what the 4 was read as), and roboflow-public's 2,
+# whose side shows a 4 when the photo is read unstretched (docs/vision.md, "Side faces").
+SIDE_FACES_AT_MOST = {"pxl-tray": 1, "roboflow-public": 1}
 
 
 @pytest.mark.parametrize("rig", RIGS)
 def test_every_rig_is_read(photos, rig: str) -> None:
     # A die the reader is not sure of is unsure, not guessed; a thing it takes for a die
-    # is reported unsure, not with a face.
+    # is reported unsure, not with a face, unless it touches a die (a side face).
     score = read_rig(photos, rig)
-    right, labelled = READ_AT_LEAST[rig]
-    assert score.labelled == labelled and score.right >= right
+    right, count = READ_AT_LEAST[rig]
+    assert score.labelled == count and score.right >= right
     assert score.wrong <= WRONG_AT_MOST.get(rig, 0)
     assert score.abstained <= UNSURE_AT_MOST.get(rig, max(2, score.labelled // 10))
     faces = [m for m in score.mistakes if m.kind == "phantom" and m.read is not None]
-    assert not faces
+    assert len(faces) <= SIDE_FACES_AT_MOST.get(rig, 0)
+    dice = labelled(photos, rig)
+    for m in faces:
+        assert any(_touching(m.box, d["box"]) for d in dice[m.name]), m
+
+
+def _touching(a: tuple[int, int, int, int], b: list[int]) -> bool:
+    """Whether boxes ``a`` and ``b`` (x0, y0, x1, y1) overlap or touch."""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
 @pytest.mark.parametrize(
@@ -152,9 +165,11 @@ def test_a_game_board_and_a_hand_beside_the_dice_are_not_dice(photos, name: str)
     taken, extra = match([d.centre for d in read], [d["box"] for d in dice])
     assert len(taken) == len(dice)
     assert all(read[p].value == dice[i]["value"] for i, p in taken.items())
-    # Nothing on the board or the hand is read as a face (the board's edge at the picture's
-    # left is found on one photo, and reported unsure).
-    assert len(extra) <= 1 and all(read[p].value is None for p in extra)
+    # Nothing on the board or the hand is read as a face: the board's edge at the picture's
+    # left is found on one photo, once or twice, and reported unsure. (A die's side face,
+    # touching its die, is another matter: test_every_rig_is_read counts them.)
+    off = [p for p in extra if not any(_touching(read[p].box, d["box"]) for d in dice)]
+    assert len(off) <= 2 and all(read[p].value is None for p in off)
 
 
 def test_a_speckled_carpet_is_not_dice(photos) -> None:
