@@ -58,7 +58,8 @@ WRONG_AT_MOST = {"dice-photos": 1}
 UNSURE_AT_MOST = {"pxl-tray": 4}
 # A die's side face, found beside its top and read as a face: pxl-tray's green 4 (its side
 # shows a 6; with one look that 6 was what the 4 was read as), and roboflow-public's 2,
-# whose side shows a 4 when the photo is read unstretched (docs/vision.md, "Side faces").
+# whose side shows a 4 when the photo is read unstretched (docs/vision.md, "Looking again
+# where the die is").
 SIDE_FACES_AT_MOST = {"pxl-tray": 1, "roboflow-public": 1}
 
 

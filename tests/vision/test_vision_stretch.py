@@ -121,7 +121,9 @@ def test_photos_exported_stretched_are_measured_so(photos: Path, rig: str) -> No
 
 
 @pytest.mark.parametrize(("rig", "as_is"), [("single-grey", True), ("roboflow-public", False)])
-def test_a_photo_read_surer_as_it_is_stays_as_it_is(photos: Path, rig: str, as_is: bool) -> None:
+def test_a_photo_that_looks_stretched_is_read_the_surer_way(
+    photos: Path, rig: str, as_is: bool
+) -> None:
     # The shipped networks learnt these very photos as photographed (stretched): each looks
     # stretched. single-grey's have as many dice read surely as they are as unstretched, so
     # they are kept as they are. roboflow-public's two are read unstretched since the reader
