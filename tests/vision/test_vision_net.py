@@ -380,57 +380,59 @@ def test_a_die_is_moved_to_where_its_crop_shows_it(angle: float, size: float) ->
     assert _placed(found, np.zeros(3)) == found
 
 
+def _misplaced(photos: Path) -> list[tuple[Pyramid, list[NetDie], list[dict]]]:
+    """Every labelled die of three rigs' test photos, found a quarter of its side off its
+    centre and 1.4 times too big (as the detector finds dice on a rig it never saw): each
+    photo's pyramid, its misplaced finds and its labels (144 dice)."""
+    photos_found = []
+    for rig in ("box-gray", "dice-photos", "pxl-tray"):
+        labels = json.loads((photos / rig / "labels.json").read_text())
+        for name, dice in labels.items():
+            found = []
+            for die in dice:
+                x0, y0, x1, y1 = die["box"]
+                side = float(max(x1 - x0, y1 - y0))
+                centre = ((x0 + x1) / 2 + 0.25 * side, (y0 + y1) / 2 - 0.15 * side)
+                found.append(NetDie(centre, 1.4 * side, 1.0, np.zeros(8)))
+            photos_found.append((Pyramid(cv2.imread(str(photos / rig / name))), found, dice))
+    return photos_found
+
+
 def test_a_die_the_classifier_moves_is_cut_again_and_read_there(
     photos: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The same misplaced dice as below (a quarter of a side off, 1.4 times too big): scored
-    # once, barely half are read right; cut again where the classifier says they lie, far more.
+    # The misplaced dice: scored once, barely half are read right; cut again where the
+    # classifier says they lie, far more.
     net = DieNet()
+    misplaced = _misplaced(photos)
 
     def read_right(rounds: int) -> int:
         monkeypatch.setattr("vision.net.LOOK_AGAIN_ROUNDS", rounds)
-        right = 0
-        for rig in ("box-gray", "dice-photos", "pxl-tray"):
-            labels = json.loads((photos / rig / "labels.json").read_text())
-            for name, dice in labels.items():
-                pyramid = Pyramid(cv2.imread(str(photos / rig / name)))
-                found = []
-                for die in dice:
-                    x0, y0, x1, y1 = die["box"]
-                    side = float(max(x1 - x0, y1 - y0))
-                    centre = ((x0 + x1) / 2 + 0.25 * side, (y0 + y1) / 2 - 0.15 * side)
-                    found.append(NetDie(centre, 1.4 * side, 1.0, np.zeros(8)))
-                for d, die in zip(net.score(pyramid, found), dice, strict=True):
-                    right += d.best == die["value"] and d.best_probability >= MIN_VALUE
-        return right
+        return sum(
+            d.best == die["value"] and d.best_probability >= MIN_VALUE
+            for pyramid, found, dice in misplaced
+            for d, die in zip(net.score(pyramid, found), dice, strict=True)
+        )
 
     once, again = read_right(0), read_right(LOOK_AGAIN_ROUNDS)
     assert once < 90 and again >= 100 and again >= once + 20  # of 144 dice
 
 
 def test_the_shipped_classifier_moves_a_misplaced_die_onto_it(photos: Path) -> None:
-    # Every labelled die of three rigs' test photos, found a quarter of its side off its
-    # centre and 1.4 times too big (as the detector finds dice on a rig it never saw): the
-    # shipped classifier's where outputs move nearly every one towards its label and shrink it.
+    # The misplaced dice: the shipped classifier's where outputs move nearly every one
+    # towards its label and shrink it.
     net = DieNet()
     ratios: list[float] = []  # distance to the label's centre after the move over before
     shrunk = 0
-    for rig in ("box-gray", "dice-photos", "pxl-tray"):
-        labels = json.loads((photos / rig / "labels.json").read_text())
-        for name, dice in labels.items():
-            pyramid = Pyramid(cv2.imread(str(photos / rig / name)))
-            for die in dice:
-                x0, y0, x1, y1 = die["box"]
-                side = float(max(x1 - x0, y1 - y0))
-                centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
-                off = centre + (0.25 * side, -0.15 * side)
-                found = NetDie((float(off[0]), float(off[1])), 1.4 * side, 1.0, np.zeros(8), 0.0)
-                crop = _cut(pyramid, found.centre, found.size, found.angle)
-                where = net._faces(crop[None])[1][0]
-                moved = _placed(found, where)
-                after = np.linalg.norm(np.array(moved.centre) - centre)
-                ratios.append(float(after / np.linalg.norm(off - centre)))
-                shrunk += moved.size < found.size
+    for pyramid, found, dice in _misplaced(photos):
+        for die, find in zip(dice, found, strict=True):
+            x0, y0, x1, y1 = die["box"]
+            centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+            crop = _cut(pyramid, find.centre, find.size, find.angle)
+            moved = _placed(find, net._faces(crop[None])[1][0])
+            after = np.linalg.norm(np.array(moved.centre) - centre)
+            ratios.append(float(after / np.linalg.norm(np.array(find.centre) - centre)))
+            shrunk += moved.size < find.size
     assert len(ratios) == 144
     assert np.mean(np.array(ratios) < 1) >= 0.9 and np.median(ratios) < 0.75
     assert shrunk >= 0.9 * len(ratios)
