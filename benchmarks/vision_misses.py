@@ -62,7 +62,7 @@ from vision.net import (  # noqa: E402
     STRIDE,
     DieNet,
     NetDie,
-    _apart,
+    _found_once,
     _from_level,
 )
 from vision.pyramid import BAND, Pyramid, search_levels  # noqa: E402
@@ -139,7 +139,7 @@ def _stages(net: DieNet, pyramid: Pyramid, levels: list[int]) -> dict[str, list[
             peaks.append(d)
             if low <= size <= high:
                 banded.append(d)
-    merged = _apart(banded, key=lambda d: (d.heat,), same_size=True)
+    merged = _found_once(banded)
     scored = net.score(pyramid, merged)
     return {
         "peaks": peaks,

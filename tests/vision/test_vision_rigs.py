@@ -85,7 +85,7 @@ def _touching(a: tuple[int, int, int, int], b: list[int]) -> bool:
 
 
 @pytest.mark.parametrize(
-    ("name", "swallowed"), [("IMG_20191208_111751.jpg", 8), ("IMG_20191209_095342.jpg", 3)]
+    ("name", "swallowed"), [("IMG_20191208_111751.jpg", 5), ("IMG_20191209_095342.jpg", 5)]
 )
 def test_a_heap_of_dice_taken_for_one_die_is_read_as_its_dice(
     photos, monkeypatch, name: str, swallowed: int
@@ -99,8 +99,8 @@ def test_a_heap_of_dice_taken_for_one_die_is_read_as_its_dice(
     score = Score()
     score.add(name, DiceReader().read(bgr), dice, 0.0)
     assert score.right == score.labelled and score.phantom == 0
-    # Taken for one die, the heap swallows dice around it (the surer-then-bigger rule): 8 of
-    # 14 and 3 of 6 are then missed or read as the heap's face.
+    # Taken for one die, the heap swallows dice around it (the surer-then-bigger rule): 5 of
+    # 14 and 5 of 6 are then missed or read as the heap's face.
     monkeypatch.setattr("vision.net._without_heaps", lambda found: found)
     heaped = Score()
     heaped.add(name, DiceReader().read(bgr), dice, 0.0)
@@ -197,3 +197,20 @@ CARPET = {
     "PXL_20240219_191325243_jpg-39ff27808b7e10663dbf8b25e1548dee.jpg": (440, 440, 640, 640),
     "PXL_20240219_191659849_jpg-2bac07563a87c68b0cb04373e91b5ded.jpg": (0, 0, 160, 200),
 }
+
+
+def test_a_side_face_found_beside_its_die_is_not_read_as_a_die(photos, monkeypatch) -> None:
+    # roboflow-public (kept in photos/side-face/ so the rig's pins above stay as they were): a
+    # grey die at a slant, its top face a 1 seen as a strip and its side face, a 5, larger
+    # below it. The detector finds both; their top faces' squares overlap by more than
+    # vision.net.OVERLAP_MOST, so the side face (the smaller find) goes.
+    folder = photos / "side-face"
+    (name, dice), *_ = labelled(photos, "side-face").items()
+    bgr = cv2.imread(str(folder / name))
+    read = DiceReader().read(bgr)
+    assert [d.value for d in read] == [1]
+    assert match([d.centre for d in read], [d["box"] for d in dice])[0] == {0: 0}
+    # Dropped only when overlapping by half (about where the rule before it, a centre in the
+    # middle half of the better find's box, dropped finds), the side face is read as a 5.
+    monkeypatch.setattr("vision.net.OVERLAP_MOST", 0.5)
+    assert sorted(d.value for d in DiceReader().read(bgr)) == [1, 5]
