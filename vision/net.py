@@ -74,7 +74,7 @@ SAME_SIZE = 2.0
 # box) let side faces through, their centres half a side off. Held out, 0.3 read 0.6 points
 # fewer phantoms pooled (1.2-1.5 on roboflow-public and single-grey; 0.4 fewer read as a
 # face) for 0.1 fewer read right (adjacent dice the detector oversized, now overlapping);
-# 0.2 took 0.4 points more phantoms for as many more dice read right.
+# 0.2 took another 0.3 points of phantoms and another 0.1 of dice read right.
 OVERLAP_MOST = 0.3
 SECOND_LOOK = 0.08
 SECOND_LOOK_ZOOM = 0.8

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-PHOTOS = Path(__file__).resolve().parent / "photos"  # a folder per rig, side-face/; NOTICE.md
+PHOTOS = Path(__file__).resolve().parent / "photos"  # one folder per rig; NOTICE.md
 
 # Pip positions of each face on a 3×3 grid (units of the grid step).
 FACES = {

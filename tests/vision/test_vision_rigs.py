@@ -199,13 +199,13 @@ CARPET = {
 }
 
 
-def test_a_side_face_found_beside_its_die_is_not_read_as_a_die(photos, monkeypatch) -> None:
-    # roboflow-public (kept in photos/side-face/ so the rig's pins above stay as they were): a
-    # grey die at a slant, its top face a 1 seen as a strip and its side face, a 5, larger
-    # below it. The detector finds both; their top faces' squares overlap by more than
+def test_a_side_face_found_beside_its_die_is_not_read_as_a_die(monkeypatch) -> None:
+    # roboflow-public (kept in side-face/, not photos/, so the rig's pins above stay as they
+    # were): a grey die at a slant, its top face a 1 seen as a strip and its side face, a 5,
+    # larger below it. The detector finds both; their top faces' squares overlap by more than
     # vision.net.OVERLAP_MOST, so the side face (the smaller find) goes.
-    folder = photos / "side-face"
-    (name, dice), *_ = labelled(photos, "side-face").items()
+    folder = Path(__file__).resolve().parent / "side-face"
+    (name, dice), *_ = labelled(folder.parent, "side-face").items()
     bgr = cv2.imread(str(folder / name))
     read = DiceReader().read(bgr)
     assert [d.value for d in read] == [1]
