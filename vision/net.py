@@ -446,8 +446,8 @@ def _square(d: NetDie) -> np.ndarray:
     half = die_side(d.size, d.angle) / 2
     c, s = np.cos(d.angle), np.sin(d.angle)
     corners = np.array([(-half, -half), (half, -half), (half, half), (-half, half)])
-    turned = corners @ np.array([[c, s], [-s, c]])
-    return (turned + d.centre).astype(np.float32)
+    turned: np.ndarray = (corners @ np.array([[c, s], [-s, c]]) + d.centre).astype(np.float32)
+    return turned
 
 
 def _apart(dice: list[NetDie], key: Callable[[NetDie], tuple[float, ...]]) -> list[NetDie]:
