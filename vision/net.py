@@ -442,12 +442,11 @@ def _found_once(dice: list[NetDie]) -> list[NetDie]:
 
 
 def _square(d: NetDie) -> np.ndarray:
-    """The corners of ``d``'s top face: a square of its side, turned by its angle."""
-    half = die_side(d.size, d.angle) / 2
-    c, s = np.cos(d.angle), np.sin(d.angle)
-    corners = np.array([(-half, -half), (half, -half), (half, half), (-half, half)])
-    turned: np.ndarray = (corners @ np.array([[c, s], [-s, c]]) + d.centre).astype(np.float32)
-    return turned
+    """The corners of ``d``'s top face: a square of its side, turned by its angle (the
+    rotated box the reader reports as ``DieFound.rect``)."""
+    side = die_side(d.size, d.angle)
+    corners: np.ndarray = cv2.boxPoints((d.centre, (side, side), float(np.degrees(d.angle))))
+    return corners
 
 
 def _apart(dice: list[NetDie], key: Callable[[NetDie], tuple[float, ...]]) -> list[NetDie]:
