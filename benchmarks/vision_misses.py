@@ -201,7 +201,7 @@ def trace_rig(folder: Path, models: Path) -> Trace:
         # (vision.stretch, DieNet.read), with the labels' boxes unstretched alike.
         read = net.read(bgr)
         pyramid, fx, fy = read.pyramid, read.fx, read.fy
-        levels = search_levels(pyramid.level(0).shape)
+        levels = search_levels(pyramid.shape)
         stages = _stages(net, pyramid, levels)
         final = stages["final"]
         reader_finds = [

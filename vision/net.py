@@ -35,7 +35,7 @@ import onnxruntime as ort  # type: ignore[import-untyped]
 
 from vision.pose import FACE_CROP, crop_matrix, die_angle, die_side, face_crop
 from vision.pyramid import BAND, Pyramid, crop_level, search_levels
-from vision.stretch import MIN_STRETCH, SURE_HEAT, stretch_of, unstretch
+from vision.stretch import MIN_STRETCH, SURE_HEAT, Unstretched, stretch_of
 from vision.tray import Polygon, bounds, contains
 
 MODELS = Path(__file__).parent  # the shipped dice_net.onnx and dice_faces.onnx
@@ -192,7 +192,7 @@ class Detector:
     ) -> list[NetDie]:
         """The dice on each of ``levels`` (only those in the band it learnt, and only inside
         the tray), in picture pixels, without face probabilities yet."""
-        shape = pyramid.level(0).shape
+        shape = pyramid.shape
         found = []
         for k in levels:
             img = pyramid.level(k)
@@ -370,19 +370,20 @@ class DieNet:
         # A calibrated size is the die's side; the detector sizes a die by its upright box,
         # which for a square turned at random is on average 4/π of its side.
         box = die_px * 4 / np.pi if die_px else None
-        as_is = self._read(bgr, box, tray)
+        as_is = self._read(Pyramid(bgr), box, tray)
         stretch = stretch_of(bgr, [(d.centre, d.size) for d in as_is.finds if d.heat >= SURE_HEAT])
         if abs(stretch) < MIN_STRETCH:
             return as_is
         # Every die on the picture is stretched alike: read it unstretched too (the same
         # area, so a calibrated size holds; the tray is in fractions of the picture).
-        picture, fx, fy = unstretch(bgr, stretch)
-        unstretched = replace(self._read(picture, box, tray), fx=fx, fy=fy, stretch=stretch)
+        pyramid = Unstretched(as_is.pyramid, stretch)
+        unstretched = replace(
+            self._read(pyramid, box, tray), fx=pyramid.fx, fy=pyramid.fy, stretch=stretch
+        )
         return unstretched if unstretched.sureness > as_is.sureness else as_is
 
-    def _read(self, bgr: np.ndarray, box: float | None, tray: Polygon | None) -> Reading:
-        pyramid = Pyramid(bgr)
-        finds = self.detector.find(pyramid, search_levels(bgr.shape, box), tray)
+    def _read(self, pyramid: Pyramid, box: float | None, tray: Polygon | None) -> Reading:
+        finds = self.detector.find(pyramid, search_levels(pyramid.shape, box), tray)
         return Reading(pyramid, finds, self._classify(pyramid, finds))
 
 

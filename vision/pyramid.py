@@ -48,19 +48,24 @@ class Pyramid:
     """A picture and its halves, each made from the one before when first asked for."""
 
     def __init__(self, bgr: np.ndarray) -> None:
-        self._levels = [bgr]
+        self._levels: dict[int, np.ndarray] = {0: bgr}
+        # The picture's shape (level 0), known without making it (vision.stretch.Unstretched).
+        self.shape: tuple[int, ...] = bgr.shape
 
     def level(self, k: int) -> np.ndarray:
         """The picture halved ``k`` times (pixel (x, y) of level k is (x, y)·2^k of the picture).
 
         An odd last row or column is dropped before halving, so each step is an exact 2×2 mean
         (OpenCV's fast path) and coordinates scale by exactly two."""
-        while len(self._levels) <= k:
-            img = self._levels[-1]
-            h, w = img.shape[:2]
-            img = img[: h // 2 * 2, : w // 2 * 2]
-            self._levels.append(cv2.resize(img, (w // 2, h // 2), interpolation=cv2.INTER_AREA))
+        if k not in self._levels:
+            self._levels[k] = self._make(k)
         return self._levels[k]
+
+    def _make(self, k: int) -> np.ndarray:
+        img = self.level(k - 1)
+        h, w = img.shape[:2]
+        img = img[: h // 2 * 2, : w // 2 * 2]
+        return cv2.resize(img, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
 
     @property
     def built(self) -> int:

@@ -22,9 +22,9 @@ from vision.stretch import (
     MAX_STRETCH,
     MIN_STRETCH,
     SURE_HEAT,
+    Unstretched,
     labelled_stretch,
     stretch_of,
-    unstretch,
 )
 
 SQUARE = "IMG_20191209_095545.jpg"  # dice-photos: six dice, 38 px, square
@@ -54,12 +54,38 @@ def test_a_box_s_shape_is_its_photo_s_stretch() -> None:
 def test_unstretching_keeps_the_area_and_says_where_points_went() -> None:
     bgr = np.zeros((300, 400, 3), np.uint8)
     cv2.circle(bgr, (100, 150), 10, (255, 255, 255), -1)
-    out, fx, fy = unstretch(bgr, math.log(4))
-    assert out.shape[:2] == (600, 200) and (fx, fy) == (0.5, 2.0)
-    ys, xs = np.nonzero(out[:, :, 0] > 128)
-    assert abs(xs.mean() - (100.5 * fx - 0.5)) < 1 and abs(ys.mean() - (150.5 * fy - 0.5)) < 1
-    same, fx, fy = unstretch(bgr, 0.0)
-    assert same is bgr and (fx, fy) == (1.0, 1.0)
+    out = Unstretched(Pyramid(bgr), math.log(4))
+    assert out.shape == (600, 200, 3) and (out.fx, out.fy) == (0.5, 2.0)
+    ys, xs = np.nonzero(out.level(0)[:, :, 0] > 128)
+    assert abs(xs.mean() - (100.5 * out.fx - 0.5)) < 1
+    assert abs(ys.mean() - (150.5 * out.fy - 0.5)) < 1
+
+
+def test_a_picture_read_from_its_full_size_is_unstretched_whole_then_halved() -> None:
+    rng = np.random.default_rng(0)
+    bgr = rng.integers(0, 256, (240, 320, 3), dtype=np.uint8)
+    out = Unstretched(Pyramid(bgr), math.log(1.5))
+    whole = cv2.resize(bgr, (out.shape[1], out.shape[0]), interpolation=cv2.INTER_AREA)
+    assert np.array_equal(out.level(0), whole)
+    assert np.array_equal(out.level(2), Pyramid(whole).level(2))
+
+
+def test_a_big_picture_is_unstretched_only_on_the_levels_read() -> None:
+    # A 12-megapixel photo is searched from its quarter: its full size is not unstretched
+    # unless a crop needs it, and on the quarter a die lies where the full picture
+    # unstretched would put it.
+    bgr = np.zeros((3024, 4032, 3), np.uint8)
+    cv2.circle(bgr, (1000, 2000), 120, (255, 255, 255), -1)
+    out = Unstretched(Pyramid(bgr), math.log(2))
+    assert search_levels(out.shape)[0] == 2
+    quarter = out.level(2)
+    assert out.built == 1 and quarter.shape == (out.shape[0] >> 2, out.shape[1] >> 2, 3)
+    weight = quarter[:, :, 0].astype(float)
+    ys, xs = np.mgrid[: weight.shape[0], : weight.shape[1]]
+    x, y = (float((v * weight).sum() / weight.sum()) for v in (xs, ys))
+    assert abs(x - ((1000.5 * out.fx) / 4 - 0.5)) < 0.3
+    assert abs(y - ((2000.5 * out.fy) / 4 - 0.5)) < 0.3
+    assert out.level(0).shape == out.shape and out.built == 2
 
 
 def test_square_dice_are_not_unstretched(photos: Path) -> None:
