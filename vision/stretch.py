@@ -83,12 +83,13 @@ def labelled_stretch(boxes: Sequence[Sequence[float]]) -> float:
 
 class Unstretched(Pyramid):
     """The pyramid of ``source``'s picture with a stretch of e^``stretch`` across undone at
-    the same area: a point (x, y) of the picture is (x·``fx``, y·``fy``) here. Each level is
-    made only when asked for: halved from the level before if a finer one is made, else
-    scaled from ``source``'s own level. A 12-megapixel photo is searched from its quarter, so its
-    full picture unstretched is made only for the crops of dice under 56 px, if there are any
-    (unstretching it whole took 20 ms of a 173-ms reading); a picture searched from its full
-    size gets the very levels that unstretching it whole would give."""
+    the same area: a point (x, y) of the picture is (x·``fx``, y·``fy``) here.
+
+    Each level is made only when asked for: halved from the level before if a finer one is
+    made, else scaled from ``source``'s own level. A 12-megapixel photo is searched from its
+    quarter, so its full picture unstretched is made only for the crops of dice under 56 px,
+    if there are any (unstretching it whole took 20 ms of a 173-ms reading); a picture
+    searched from its full size gets the very levels that unstretching it whole would give."""
 
     def __init__(self, source: Pyramid, stretch: float) -> None:
         h, w = source.shape[:2]
