@@ -12,11 +12,13 @@ use) and the rig is read by them: **leave one rig out**. So every figure is what
 rig would see, not a new photo of a rig already learnt. The shipped ``vision/dice_net.onnx``
 is trained on all five rigs and is *not* what these figures measure.
 
-Beside the network it scores the blob-and-cluster baseline (given each rig's median die size,
-since it cannot find the scale itself), and the network again with a calibration that gives
-the die size (each rig's median side: a fair calibration only for rigs whose dice are all
-about one size). Time per photo is on one core, for the rigs' 640×640 photos, and for
-12-megapixel photos (photos of ``pxl-tray`` enlarged to 4032×3024, dice ~300 px).
+Beside the network it scores the blob-and-cluster baseline (given the die size, since it
+cannot find the scale itself), and the network again with a calibration that gives the die
+size. The size given is each photo's own (the median side of its labelled dice), as a
+calibration of the camera that took it would give: the rigs' photos were taken from several
+heights, so one size for a whole rig would be a calibration of none of its cameras. Time
+per photo is on one core, for the rigs' 640×640 photos, and for 12-megapixel photos (photos
+of ``pxl-tray`` enlarged to 4032×3024, dice ~300 px).
 
 Training needs PyTorch (``--python`` names an interpreter with it). A fold's networks are
 cached in ``--models`` (default ``build/vision-rigs/<rig>/``) and reused when their record
@@ -36,6 +38,7 @@ import platform
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -52,7 +55,7 @@ from vision.calibration import Calibration  # noqa: E402
 from vision.draw import mistake_sheet  # noqa: E402
 from vision.evaluation import Score, evaluate, wilson  # noqa: E402
 from vision.net import MODELS as SHIPPED  # noqa: E402
-from vision.reader import DiceReader  # noqa: E402
+from vision.reader import DiceReader, DieFound  # noqa: E402
 from vision.rigs import DATASETS, Rig, find_rigs, leave_one_out, rig_sizes  # noqa: E402
 
 BUILD = ROOT / "build" / "vision-rigs"
@@ -164,11 +167,28 @@ def train_minutes(model: Path) -> float | None:
     return float(path.read_text()) if path.exists() else None
 
 
-def median_side(rig: Rig) -> float:
-    """The rig's median die side, pixels (labels are upright boxes: their mean side is about
-    4/π of a square die's side, whatever its turn)."""
-    boxes = [d["box"] for dice in rig.labels().values() for d in dice]
+def median_side(dice: list[dict[str, Any]]) -> float:
+    """The median side of labelled ``dice``, pixels (labels are upright boxes: their mean
+    side is about 4/π of a square die's side, whatever its turn)."""
+    boxes = [d["box"] for d in dice]
     return float(np.median([np.sqrt((b[2] - b[0]) * (b[3] - b[1])) for b in boxes]) * np.pi / 4)
+
+
+def given_size(rig: Rig, read: Callable[..., Sequence[DieFound]]) -> Score:
+    """``rig`` read by ``read(picture, die_px)`` with each photo's own die size (a photo with
+    no dice gets the rig's), as a calibration of the camera that took it would give it."""
+    labels = rig.labels()
+    everywhere = median_side([d for dice in labels.values() for d in dice])
+    score = Score()
+    for name in sorted(labels):
+        side = median_side(labels[name]) if labels[name] else everywhere
+        score.merge(evaluate(rig.folder, partial(read, die_px=side), names=[name]))
+    return score
+
+
+def read_calibrated(model: Path, bgr: np.ndarray, die_px: float) -> list[DieFound]:
+    """``bgr`` read by the networks in ``model`` with a calibration giving ``die_px``."""
+    return DiceReader(Calibration(die_px=die_px), models=model).read(bgr)
 
 
 def big_photo_ms(models: Path, rig: Rig, n: int = 8) -> tuple[float, float, int]:
@@ -348,15 +368,13 @@ def main() -> int:
         if minutes is not None:
             notes.append(f"{held.name}: its fold took {minutes:.0f} min to train")
         reader = DiceReader(models=model)
-        side = median_side(held)
-        calibrated = DiceReader(Calibration(die_px=side), models=model)
         first = cv2.imread(str(held.folder / held.photos()[0]))
         assert first is not None, held.photos()[0]
         reader.read(first)  # load the networks before the clock starts, as the companion does
         scores = (
             evaluate(held.folder, reader.read),
-            evaluate(held.folder, calibrated.read),
-            evaluate(held.folder, partial(read_baseline, die_px=side)),
+            given_size(held, partial(read_calibrated, model)),
+            given_size(held, read_baseline),
         )
         for total, sc in zip(pooled, scores, strict=True):
             total.merge(sc)
@@ -406,7 +424,8 @@ def main() -> int:
         f"(percentages of labelled dice; 'phantom' is found where no die is labelled, "
         f"{sum(m.kind == 'phantom' and m.read is None for m in net.mistakes)} of the "
         f"{net.phantom} pooled phantoms reported unsure; 'calibrated' is read right with "
-        "the rig's median die size given; 'baseline' is blob+DBSCAN given that size)"
+        "each photo's die size given, as a calibration of its camera would; 'baseline' is "
+        "blob+DBSCAN given that size)"
     )
     print(
         f"12-megapixel photos ({BIG[0]}×{BIG[1]}, shipped networks): {big_ms:.0f} ms "

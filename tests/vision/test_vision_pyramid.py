@@ -17,6 +17,7 @@ from vision.evaluation import Score
 from vision.net import Detector
 from vision.pyramid import (
     BAND,
+    CALIBRATED_SPREAD,
     MAX_SEARCH_PIXELS,
     Pyramid,
     calibrated_level,
@@ -76,10 +77,21 @@ def test_a_big_photo_is_searched_from_the_half_that_fits_the_budget() -> None:
     assert smallest_die(shape) == 4 * BAND[0]
 
 
-def test_a_calibrated_die_size_reads_one_level() -> None:
-    assert search_levels((640, 640, 3), die_box=20) == [0]
-    assert search_levels((640, 640, 3), die_box=80) == [2]
-    assert search_levels((3024, 4032, 3), die_box=300) == [calibrated_level(300)] == [4]
+def test_a_calibrated_die_size_reads_the_levels_of_half_to_twice_that_die() -> None:
+    for shape, box in [((640, 640, 3), 20), ((640, 640, 3), 80), ((3024, 4032, 3), 300)]:
+        levels = search_levels(shape, die_box=box)
+        # Fewer levels than the search without a calibration, yet every die from half to
+        # twice the calibrated size is inside the band on one of them.
+        assert len(levels) < len(search_levels(shape)), (shape, box)
+        for size in np.geomspace(box / CALIBRATED_SPREAD, box * CALIBRATED_SPREAD, 30)[1:-1]:
+            assert any(BAND[0] <= size / 2**k <= BAND[1] for k in levels), (box, size)
+        assert calibrated_level(box) in levels
+    assert search_levels((640, 640, 3), die_box=20) == [0, 1]
+    assert search_levels((640, 640, 3), die_box=80) == [1, 2, 3]
+    # Small dice on a big photo: the finer levels a search without calibration skips.
+    assert search_levels((3024, 4032, 3), die_box=30)[0] == 0 < search_levels((3024, 4032, 3))[0]
+    # A die bigger than the picture can hold: its nearest level there is.
+    assert search_levels((640, 640, 3), die_box=2000) == [4]
     # A die is cut from the level where it is still at least 28 px across.
     assert crop_level(20) == 0 and crop_level(56) == 1 and crop_level(300) == 3
 
