@@ -215,17 +215,16 @@ def test_a_calibrated_die_size_is_used_instead_of_guessing(dataset, labels) -> N
 
 
 def test_a_calibrated_die_size_frames_each_find_as_big_as_a_die(dataset, labels) -> None:
-    # The detector sizes some finds on this photo well off its dice (a pip, a die with its
-    # neighbour); the classifier then reads one die wrong and takes a pip for a die. Given the
-    # photo's die size, each find is cut within SIZED_MOST of it, and all twelve are right.
+    # The detector sizes some finds on this photo well off its dice, and read as found it
+    # reads one die wrong and one phantom. Given the photo's die size, each find is cut
+    # within SIZED_MOST of it, and all twelve dice are read right.
     name = "IMG_20191208_111339.jpg"
     image, dice = cv2.imread(str(dataset / name)), labels[name]
     assert image is not None
-    side = float(
+    box = float(
         np.median([np.sqrt((b[2] - b[0]) * (b[3] - b[1])) for b in (d["box"] for d in dice)])
     )
-    side *= np.pi / 4
-    box = side * 4 / np.pi
+    side = box * np.pi / 4  # a calibration gives the die's side; its upright box is 4/π of it
     net = DieNet()
     sizes = [d.size for d in net.detector.find(Pyramid(image), search_levels(image.shape, box))]
     assert not all(box / SIZED_MOST <= s <= box * SIZED_MOST for s in sizes)
