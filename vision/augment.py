@@ -207,8 +207,10 @@ DRAWN_TABLES = 300
 def recipe() -> dict[str, Any]:
     """Every setting above, as ``dice_net.json`` records it (JSON types): a network whose
     record differs was trained by another recipe. The detector's threshold is in it too: the
-    face classifier learns the detector's phantoms above it as "not a die"."""
+    face classifier learns the detector's phantoms above it as "not a die". So is how the
+    trained networks are made 8-bit (:mod:`vision.quantize`)."""
     from vision.net import MIN_HEAT  # the runtime's threshold; vision.net does not import this
+    from vision.quantize import settings as int8
 
     settings: dict[str, Any] = json.loads(
         json.dumps(
@@ -234,6 +236,7 @@ def recipe() -> dict[str, Any]:
                 "drawn_scenes": DRAWN_SCENES,
                 "drawn_dice": DRAWN_DICE,
                 "drawn_tables": DRAWN_TABLES,
+                "int8": int8(),
             }
         )
     )

@@ -33,7 +33,9 @@ the die is still sharp), some shrunk to dice far smaller than photographed. A fi
 are drawn dice (:mod:`vision.synthetic`): every legal layout in any colours and shapes, and
 some with no legal face, its eighth class. Its "not a die" class learns from crops off the
 dice of every rig and from the detector's own phantoms on the training photos. The settings
-live in :mod:`vision.augment` and are recorded in ``dice_net.json``.
+live in :mod:`vision.augment` and are recorded in ``dice_net.json``. Both networks are
+then made 8-bit (:mod:`vision.quantize`), which is what the reader runs; the float ones stay
+in ``float/`` beside them.
 """
 
 from __future__ import annotations
@@ -86,6 +88,7 @@ from vision.backgrounds import background
 from vision.net import Detector
 from vision.pose import FACE_CROP, crop_matrix, die_angle, face_crop
 from vision.pyramid import BAND, Pyramid, crop_level, search_levels
+from vision.quantize import float_networks, quantize
 from vision.rigs import Rig, rig_sizes
 from vision.scenes import scene
 from vision.synthetic import drawn_die
@@ -711,16 +714,17 @@ def build(
     width: int = DETECTOR_WIDTH,
 ) -> None:
     """Train both networks on ``rigs`` and write them, with what they saw, into ``out``
-    (``only`` = "detector" or "faces" retrains one and keeps the other file). The face
-    classifier is trained after the detector, on its phantoms too."""
+    (``only`` = "detector" or "faces" retrains one and keeps the other file): the float
+    networks into ``out/float`` and the 8-bit ones the reader runs (:mod:`vision.quantize`)
+    into ``out``. The face classifier is trained after the detector, on its phantoms too."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    floats = float_networks(out)
     if only in (None, "detector"):
-        export(train(rigs, steps=steps, seed=seed, width=width), out / "dice_net.onnx", 640)
+        export(train(rigs, steps=steps, seed=seed, width=width), floats / "dice_net.onnx", 640)
     if only in (None, "faces"):
         export(
-            train_faces(rigs, steps=face_steps, seed=seed, detector=out / "dice_net.onnx"),
-            out / "dice_faces.onnx",
+            train_faces(rigs, steps=face_steps, seed=seed, detector=floats / "dice_net.onnx"),
+            floats / "dice_faces.onnx",
             FACE_CROP,
         )
     meta = {
@@ -732,6 +736,7 @@ def build(
         **recipe(),
     }
     (out / "dice_net.json").write_text(json.dumps(meta, indent=1) + "\n")
+    quantize(out, list(rigs), seed=seed)  # what the reader runs: the networks in 8 bits
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -762,7 +767,8 @@ def main(argv: list[str] | None = None) -> int:
     rigs = [Rig(Path(r)) for r in args.rigs]
     build(rigs, args.out, args.steps, args.face_steps, args.seed, args.only, args.width)
     print(
-        f"wrote {args.out}/dice_net.onnx and dice_faces.onnx, trained on "
+        f"wrote {args.out}/dice_net.onnx and dice_faces.onnx (8-bit; float ones in "
+        f"{args.out}/float), trained on "
         + ", ".join(f"{n} ({k} photos)" for n, k in rig_sizes(rigs).items()),
         file=sys.stderr,
     )
