@@ -40,6 +40,7 @@ def _window_mask() -> np.ndarray:
 
 
 _MASK = _window_mask()
+_MASK_FLAT = _MASK.ravel().astype(np.float64)
 
 
 def die_angle(bgr: np.ndarray, centre: tuple[float, float], size: float) -> float:
@@ -51,18 +52,21 @@ def die_angle(bgr: np.ndarray, centre: tuple[float, float], size: float) -> floa
     m = np.array([[k, 0, side / 2 - k * centre[0]], [0, k, side / 2 - k * centre[1]]])
     crop = cv2.warpAffine(
         bgr, m, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    ).astype(np.float32)
-    gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0)
-    gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1)
-    strongest = (gx * gx + gy * gy).argmax(axis=2)[..., None]
-    gx = np.take_along_axis(gx, strongest, 2)[..., 0]
-    gy = np.take_along_axis(gy, strongest, 2)[..., 0]
-    # cos 4θ and sin 4θ weighted by the magnitude, from the gradient without any atan2:
-    # with z = gx + i·gy, z⁴/|z|³ has angle 4θ and length |z|.
-    z = (gx + 1j * gy) * _MASK
-    mag = np.abs(z)
-    total = (z**4 / np.maximum(mag, 1e-6) ** 3).sum()
-    return float(np.angle(total)) / 4
+    )
+    gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0).reshape(-1, 3)
+    gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1).reshape(-1, 3)
+    strongest = (gx * gx + gy * gy).argmax(axis=1)
+    every = np.arange(len(strongest))
+    x = gx[every, strongest].astype(np.float64)
+    y = gy[every, strongest].astype(np.float64)
+    # cos 4θ and sin 4θ weighted by the magnitude, from the gradient without an atan2 per
+    # pixel: with z = x + i·y, z⁴/|z|³ has angle 4θ and length |z|; z² = (x² − y²) + i·2xy.
+    # (In real arithmetic: numpy's complex powers took a fifth of the time.)
+    c2, s2 = x * x - y * y, 2 * x * y
+    weight = _MASK_FLAT / np.maximum(np.sqrt(x * x + y * y), 1e-6) ** 3
+    cos4 = float(((c2 * c2 - s2 * s2) * weight).sum())
+    sin4 = float((2 * c2 * s2 * weight).sum())
+    return math.atan2(sin4, cos4) / 4
 
 
 def die_side(size: float, angle: float) -> float:
