@@ -65,7 +65,7 @@ SIDE_FACES_AT_MOST = {"pxl-tray": 1, "roboflow-public": 1}
 # A known shortfall of the 8-bit networks (vision.quantize), kept in sight: on one photo they
 # find a spot of the game board the float networks do not, and read it as a 3 at a
 # probability of 0.50, just at MIN_VALUE. Held out they find no more phantoms than the float
-# ones (9.9% of labelled dice against 10.1%).
+# ones (10.0% of labelled dice against 10.1%).
 BOARD_READ_AS_A_3 = pytest.mark.xfail(
     strict=True, reason="8-bit networks read a spot of IMG_0684's game board as a 3 (0.50)"
 )
