@@ -69,6 +69,7 @@ from vision.augment import (
     DRAWN_SCENES,
     DRAWN_TABLES,
     FACE_DRAWN,
+    FACE_FIRST_STRIDE,
     FACE_GRID,
     FACE_ILLEGAL,
     FACE_JITTER,
@@ -142,19 +143,21 @@ class FaceNet(nn.Module):
     """Face classifier on one die's crop: faces 1..6, "not a die" (a phantom) and "a die
     with no legal face" (blank, smudged, cocked).
 
-    Two 3×3 convolutions with 2× pooling, two more at quarter resolution (8×8 for the 32-px
-    crop), then the means over a :data:`FACE_GRID` × :data:`FACE_GRID` grid of overlapping
-    windows (each window 10 − 2·grid cells, 2 apart, so grid is 1 to 4: for 3, 4×4 windows
-    centred where a squared die's pip rows and columns fall), and a layer that weighs each
-    place apart. Its :data:`FACE_OUTPUTS` are the eight classes' logits and then where the
-    die lies in the crop (:func:`face_sample`)."""
+    Two 3×3 convolutions down to quarter resolution (the first steps by 2, the second is
+    pooled 2×: :data:`FACE_FIRST_STRIDE`), two more there (8×8 for the 32-px crop), then
+    the means over a :data:`FACE_GRID` × :data:`FACE_GRID` grid of overlapping windows
+    (each window 10 − 2·grid cells, 2 apart, so grid is 1 to 4: for 3, 4×4 windows centred
+    where a squared die's pip rows and columns fall), and a layer that weighs each place
+    apart. Its :data:`FACE_OUTPUTS` are the eight classes' logits and then where the die
+    lies in the crop (:func:`face_sample`)."""
 
     def __init__(self, grid: int = FACE_GRID) -> None:
         super().__init__()
         a, b, c = FACE_WIDTHS
+        # Down to half resolution: in the first convolution's steps, or pooling after it.
+        first = [_cbr(3, a, 2)] if FACE_FIRST_STRIDE == 2 else [_cbr(3, a), nn.MaxPool2d(2)]
         self.body = nn.Sequential(
-            _cbr(3, a),
-            nn.MaxPool2d(2),
+            *first,
             _cbr(a, b),
             nn.MaxPool2d(2),
             _cbr(b, c),

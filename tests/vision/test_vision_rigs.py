@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -62,19 +63,9 @@ UNSURE_AT_MOST = {"pxl-tray": 5}
 # whose side shows a 4 when the photo is read unstretched (docs/vision.md, "Looking again
 # where the die is").
 SIDE_FACES_AT_MOST = {"pxl-tray": 1, "roboflow-public": 1}
-# A known shortfall of the 8-bit networks (vision.quantize), kept in sight: on one photo they
-# find a spot of the game board the float networks do not, and read it as a 3 at a
-# probability of 0.50, just at MIN_VALUE. Held out they find no more phantoms than the float
-# ones (10.0% of labelled dice against 10.1%).
-BOARD_READ_AS_A_3 = pytest.mark.xfail(
-    strict=True, reason="8-bit networks read a spot of IMG_0684's game board as a 3 (0.50)"
-)
 
 
-@pytest.mark.parametrize(
-    "rig",
-    [pytest.param(r, marks=BOARD_READ_AS_A_3) if r == "roboflow-public" else r for r in RIGS],
-)
+@pytest.mark.parametrize("rig", RIGS)
 def test_every_rig_is_read(photos, rig: str) -> None:
     # A die the reader is not sure of is unsure, not guessed; a thing it takes for a die
     # is reported unsure, not with a face, unless it touches a die (a side face).
@@ -95,23 +86,22 @@ def _touching(a: tuple[int, int, int, int], b: list[int]) -> bool:
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
-@pytest.mark.parametrize(
-    ("name", "swallowed"), [("IMG_20191208_111751.jpg", 5), ("IMG_20191209_095342.jpg", 5)]
-)
-def test_a_heap_of_dice_taken_for_one_die_is_read_as_its_dice(
-    photos, monkeypatch, name: str, swallowed: int
-) -> None:
+def test_a_heap_of_dice_taken_for_one_die_is_read_as_its_dice(photos, monkeypatch) -> None:
     # dice-photos: dice piled against each other, which the detector also finds as one big
-    # die (four to six times a die's size) that the classifier reads as a 3 at 0.67-0.79.
-    # That find covers dice read surely and showing more than one pip, so it is a heap
-    # (vision.net.HEAP_BELOW) and the dice in it are read.
+    # die (four to six times a die's size) that the classifier reads as a face. That find
+    # covers dice read surely and showing more than one pip, so it is a heap
+    # (vision.net.HEAP_BELOW) and the dice in it are read: all but one, reported unsure.
+    # (IMG_20191209_095342's heap was pinned here too until 2026-11-24; the stride-2
+    # classifier takes that heap for no die, so it no longer tests the rule.)
+    name, swallowed = "IMG_20191208_111751.jpg", 5
     dice = labelled(photos, "dice-photos")[name]
     bgr = cv2.imread(str(photos / "dice-photos" / name))
     score = Score()
     score.add(name, DiceReader().read(bgr), dice, 0.0)
-    assert score.right == score.labelled and score.phantom == 0
+    assert score.right == score.labelled - 1 == 13 and score.abstained == 1
+    assert score.wrong == 0 and score.phantom == 0
     # Taken for one die, the heap swallows dice around it (the surer-then-bigger rule): 5 of
-    # 14 and 5 of 6 are then missed or read as the heap's face.
+    # the 14 are then missed or read as the heap's face.
     monkeypatch.setattr("vision.net._without_heaps", lambda found: found)
     heaped = Score()
     heaped.add(name, DiceReader().read(bgr), dice, 0.0)
@@ -169,9 +159,7 @@ def test_emblem_dice_are_never_read_as_a_face(photos) -> None:
     "name",
     [
         "K2EY8aOQJ86H0HKrieoF_jpg-7d64b11c60584b42b83b5f32ae5202ba.jpg",
-        pytest.param(
-            "IMG_0684_jpeg_jpg-05fb2af505fb39e6a71828752ef4f3e2.jpg", marks=BOARD_READ_AS_A_3
-        ),
+        "IMG_0684_jpeg_jpg-05fb2af505fb39e6a71828752ef4f3e2.jpg",
     ],
 )
 def test_a_game_board_and_a_hand_beside_the_dice_are_not_dice(photos, name: str) -> None:
@@ -213,18 +201,36 @@ CARPET = {
 }
 
 
-def test_a_side_face_found_beside_its_die_is_not_read_as_a_die(monkeypatch) -> None:
+def _side_face() -> tuple[np.ndarray, list[dict[str, Any]]]:
     # roboflow-public (kept in side-face/, not photos/, so the rig's pins above stay as they
     # were): a grey die at a slant, its top face a 1 seen as a strip and its side face, a 5,
-    # larger below it. The detector finds both; their top faces' squares overlap by more than
-    # vision.net.OVERLAP_MOST, so the side face (the smaller find) goes.
+    # larger below it. The detector finds both.
     folder = Path(__file__).resolve().parent / "side-face"
     (name, dice), *_ = labelled(folder.parent, "side-face").items()
     bgr = cv2.imread(str(folder / name))
+    return bgr, dice
+
+
+def test_a_side_face_overlapping_its_die_is_not_read_as_a_die(monkeypatch) -> None:
+    # Their top faces' squares overlap by 0.15-0.2 of the smaller one: where that is more
+    # than vision.net.OVERLAP_MOST the two finds are one die, and the side face (the
+    # smaller find) goes; where it is less, the side face is read as a 5.
+    bgr, dice = _side_face()
+    monkeypatch.setattr("vision.net.OVERLAP_MOST", 0.15)
     read = DiceReader().read(bgr)
     assert [d.value for d in read] == [1]
     assert match([d.centre for d in read], [d["box"] for d in dice])[0] == {0: 0}
-    # Dropped only when overlapping by half (about where the rule before it, a centre in the
-    # middle half of the better find's box, dropped finds), the side face is read as a 5.
     monkeypatch.setattr("vision.net.OVERLAP_MOST", 0.5)
     assert sorted(d.value for d in DiceReader().read(bgr)) == [1, 5]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the stride-2 classifier places this side face so its square overlaps its die's "
+    "by 0.15-0.2, under OVERLAP_MOST (0.3): it is read as a 5 beside the 1",
+)
+def test_the_shipped_reader_drops_this_side_face() -> None:
+    # A known shortfall kept in sight: the classifier shipped until 2026-11-24 placed the
+    # two finds so they overlapped by more than 0.3, and the side face went.
+    bgr, _ = _side_face()
+    assert [d.value for d in DiceReader().read(bgr)] == [1]
