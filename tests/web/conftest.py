@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,8 +105,11 @@ class Server:
         return SSEStream(self.url, path, hdrs)
 
 
-def start_server(data_dir: Path, **config: Any) -> Server:
-    app = create_app({"DATA_DIR": str(data_dir), **config})
+def start_server(data_dir: Path, chance: random.Random | None = None, **config: Any) -> Server:
+    """A companion on ``data_dir``; ``chance`` seeds the shuffles the table service draws
+    itself, for a test that needs one game's cards (by default they are truly random)."""
+    service = TableService(data_dir, chance) if chance is not None else None
+    app = create_app({"DATA_DIR": str(data_dir), **config}, service)
     running = start_in_thread(app)
     server = Server(app, running, data_dir)
     server.service.subscribe(server.events.append)
@@ -114,7 +118,10 @@ def start_server(data_dir: Path, **config: Any) -> Server:
 
 def stop_server(server: Server) -> None:
     server.running.stop(server.app)
-    server.app.extensions["companion"].close()
+    companion = server.app.extensions["companion"]
+    companion.close()
+    if not companion.owns_service:  # a service made here, with its chance seeded
+        companion.service.close()
 
 
 @pytest.fixture
