@@ -204,18 +204,21 @@ def trace_rig(folder: Path, models: Path) -> Trace:
         levels = search_levels(pyramid.shape)
         stages = _stages(net, pyramid, levels)
         final = stages["final"]
-        reader_finds = [
-            ((x + 0.5) * fx - 0.5, (y + 0.5) * fy - 0.5)
-            for x, y in (d.centre for d in net.find(bgr))
-        ]
+        found = [d.centre for d in net.find(bgr)]
+        reader_finds = [((x + 0.5) * fx - 0.5, (y + 0.5) * fy - 0.5) for x, y in found]
         if len(reader_finds) != len(final) or not np.allclose(
             reader_finds, [d.centre for d in final], atol=1e-3
         ):
             raise RuntimeError(f"{name}: this trace no longer follows DieNet.find")
+        # Scored as the benchmark scores, on the photo (an unstretched picture's distances
+        # pair a die in two boxes otherwise); traced on the picture read, its boxes mapped as
+        # its points are.
+        taken, phantoms = match(found, [lb["box"] for lb in labels[name]])
         boxes = [
-            [b[0] * fx, b[1] * fy, b[2] * fx, b[3] * fy] for b in (lb["box"] for lb in labels[name])
+            [(b[0] + 0.5) * fx - 0.5, (b[1] + 0.5) * fy - 0.5]
+            + [(b[2] + 0.5) * fx - 0.5, (b[3] + 0.5) * fy - 0.5]
+            for b in (lb["box"] for lb in labels[name])
         ]
-        taken, phantoms = match([d.centre for d in final], boxes)
         heats = _heats(net, pyramid, levels) if len(taken) < len(boxes) else []
         for i, lb in enumerate(labels[name]):
             box = boxes[i]
