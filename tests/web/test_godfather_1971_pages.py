@@ -121,7 +121,7 @@ def normal(data):
 def test_a_3_player_short_game_played_from_the_phones_to_the_score(
     server_factory, browser, tmp_path
 ):
-    # The shuffle the companion draws is seeded with the players' moves: one game, the same
+    # The shuffle the companion draws is seeded, as the players' moves are: one game, the same
     # in every run, and one with a capture (about 1 shuffle in 30 gives these moves none).
     server = server_factory(tmp_path / "data", chance=random.Random(1))
     pages = Pages(browser)
