@@ -124,6 +124,12 @@ def _heat_in_box(heats: list[tuple[int, np.ndarray]], box: list[float]) -> float
     return best
 
 
+def _into(x: float, y: float, fx: float, fy: float) -> tuple[float, float]:
+    """A photo point in the pixels of the picture read, the photo scaled by (``fx``, ``fy``)
+    (pixel centres at whole numbers, as ``DieNet.find`` maps them back)."""
+    return ((x + 0.5) * fx - 0.5, (y + 0.5) * fy - 0.5)
+
+
 def _heats(net: DieNet, pyramid: Pyramid, levels: list[int]) -> list[tuple[int, np.ndarray]]:
     return [(k, 1 / (1 + np.exp(-net.detector.maps(pyramid.level(k))[0]))) for k in levels]
 
@@ -205,7 +211,7 @@ def trace_rig(folder: Path, models: Path) -> Trace:
         stages = _stages(net, pyramid, levels)
         final = stages["final"]
         found = [d.centre for d in net.find(bgr)]
-        reader_finds = [((x + 0.5) * fx - 0.5, (y + 0.5) * fy - 0.5) for x, y in found]
+        reader_finds = [_into(x, y, fx, fy) for x, y in found]
         if len(reader_finds) != len(final) or not np.allclose(
             reader_finds, [d.centre for d in final], atol=1e-3
         ):
@@ -215,8 +221,7 @@ def trace_rig(folder: Path, models: Path) -> Trace:
         # its points are.
         taken, phantoms = match(found, [lb["box"] for lb in labels[name]])
         boxes = [
-            [(b[0] + 0.5) * fx - 0.5, (b[1] + 0.5) * fy - 0.5]
-            + [(b[2] + 0.5) * fx - 0.5, (b[3] + 0.5) * fy - 0.5]
+            [*_into(b[0], b[1], fx, fy), *_into(b[2], b[3], fx, fy)]
             for b in (lb["box"] for lb in labels[name])
         ]
         heats = _heats(net, pyramid, levels) if len(taken) < len(boxes) else []
