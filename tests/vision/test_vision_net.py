@@ -279,6 +279,30 @@ def test_training_is_deterministic(photos) -> None:
         assert all(torch.equal(a[k], b[k]) for k in a)
 
 
+def test_the_reader_finds_a_die_where_the_training_maps_put_it() -> None:
+    # The detector learns the maps vision.train.targets draws, and the reader decodes its
+    # output (Detector.peaks) by the same grid: a die taught at a point and of a size is
+    # found there, that size, once; two dice stay two.
+    _torch()
+    from vision.net import Detector
+    from vision.train import targets
+
+    dice = np.array([[101.0, 62.0, 20.0, 3, 1], [40.0, 180.0, 13.0, 5, 1]], np.float32)
+    t = targets(dice, 256)
+    heat = np.clip(t["heat"], 1e-6, 1 - 1e-6)
+    out = np.zeros((10, *heat.shape), np.float32)
+    out[0] = np.log(heat / (1 - heat))
+    out[7:10] = t["reg"]
+    detector = Detector.__new__(Detector)  # its network's output given, not run
+    detector.min_heat = 0.5
+    detector.maps = lambda _img: out  # type: ignore[method-assign,assignment]
+    found = detector.peaks(np.zeros((256, 256, 3), np.uint8))
+    assert sorted((round(x, 3), round(y, 3), round(s, 3)) for x, y, s, _ in found) == [
+        (40.0, 180.0, 13.0),
+        (101.0, 62.0, 20.0),
+    ]
+
+
 def test_training_writes_networks_the_reader_runs(photos, tmp_path) -> None:
     # python -m vision.train ends by exporting both networks to ONNX (which needs the onnx
     # package of the train extra); the reader must then run them as it runs the shipped ones.
