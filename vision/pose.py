@@ -55,10 +55,13 @@ def die_angle(bgr: np.ndarray, centre: tuple[float, float], size: float) -> floa
     )
     gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0).reshape(-1, 3)
     gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1).reshape(-1, 3)
-    strongest = (gx * gx + gy * gy).argmax(axis=1)
-    every = np.arange(len(strongest))
-    x = gx[every, strongest].astype(np.float64)
-    y = gy[every, strongest].astype(np.float64)
+    # Each pixel's strongest channel (the first of equals, as argmax takes it), picked with
+    # comparisons: argmax and a gather by index took a sixth of this function's time more.
+    energy = gx * gx + gy * gy
+    first = (energy[:, 0] >= energy[:, 1]) & (energy[:, 0] >= energy[:, 2])
+    second = ~first & (energy[:, 1] >= energy[:, 2])
+    x = np.where(first, gx[:, 0], np.where(second, gx[:, 1], gx[:, 2])).astype(np.float64)
+    y = np.where(first, gy[:, 0], np.where(second, gy[:, 1], gy[:, 2])).astype(np.float64)
     # cos 4θ and sin 4θ weighted by the magnitude, from the gradient without an atan2 per
     # pixel: with z = x + i·y, z⁴/|z|³ has angle 4θ and length |z|; z² = (x² − y²) + i·2xy.
     # (In real arithmetic: numpy's complex powers took a fifth of the time.)

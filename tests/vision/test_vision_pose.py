@@ -73,3 +73,27 @@ def test_a_squared_crop_has_the_die_square_and_filling_it_bar_a_rim() -> None:
         ]
     )
     assert (np.abs(rim - 200).max(axis=1) < 30).all()
+
+
+def test_the_turn_is_taken_in_the_channel_where_the_edges_are() -> None:
+    # A die as bright as its tray, brighter in one channel and darker in the next (a magenta
+    # die on a green tray), and a faint grating at another turn in the third channel: the
+    # turn is the die's only if each pixel's gradient is taken in its strongest channel (in
+    # the channels' mean the die's edges cancel out, and in a fixed channel they may be
+    # missing or the grating's).
+    side, turn = 40.0, math.radians(25)
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * side / 2
+    rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+    square = [np.rint(corners @ rot.T + 60).astype(np.int32)]
+    box = side * (math.cos(turn) + math.sin(turn))
+    xs = np.arange(120, dtype=np.float64)
+    grating = np.rint(128 + 6 * np.sin(2 * np.pi * (xs[None, :] * 0.9 + xs[:, None] * 0.4) / 9))
+    for channel in range(3):
+        picture = np.full((120, 120, 3), 128, np.uint8)
+        up, down, faint = channel, (channel + 1) % 3, (channel + 2) % 3
+        for c, value in ((up, 228), (down, 28)):
+            plane = picture[:, :, c].copy()
+            cv2.fillPoly(plane, square, value)
+            picture[:, :, c] = plane
+        picture[:, :, faint] = grating.astype(np.uint8)
+        assert _off(die_angle(picture, (60, 60), box), turn) < 1.5, channel
