@@ -25,6 +25,7 @@ with more dice read surely is kept (:meth:`DieNet.read`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -444,7 +445,7 @@ def _without_heaps(dice: list[NetDie]) -> list[NetDie]:
             if d is not h
             and d.best_probability >= MIN_VALUE
             and d.size < HEAP_PART * h.size
-            and np.hypot(d.centre[0] - h.centre[0], d.centre[1] - h.centre[1]) < 0.5 * h.size
+            and math.hypot(d.centre[0] - h.centre[0], d.centre[1] - h.centre[1]) < 0.5 * h.size
         ]
         return len(inside) >= 2 and any(d.best != 1 for d in inside)
 
@@ -457,7 +458,7 @@ def _found_once(dice: list[NetDie]) -> list[NetDie]:
     kept: list[NetDie] = []
     for d in sorted(dice, key=lambda d: d.heat, reverse=True):
         if all(
-            np.hypot(d.centre[0] - k.centre[0], d.centre[1] - k.centre[1])
+            math.hypot(d.centre[0] - k.centre[0], d.centre[1] - k.centre[1])
             >= 0.5 * min(d.size, k.size)
             or max(d.size, k.size) > SAME_SIZE * min(d.size, k.size)
             for k in kept
@@ -520,7 +521,7 @@ def _unview(where: np.ndarray, k: int) -> np.ndarray:
 def _moved(before: NetDie, after: NetDie) -> bool:
     """Whether ``after`` lies more than :data:`LOOK_AGAIN` off ``before``: its centre by that
     much of ``before``'s size, or its size by that much in log."""
-    off = np.hypot(after.centre[0] - before.centre[0], after.centre[1] - before.centre[1])
+    off = math.hypot(after.centre[0] - before.centre[0], after.centre[1] - before.centre[1])
     return bool(
         off > LOOK_AGAIN * before.size or abs(np.log(after.size / before.size)) > LOOK_AGAIN
     )
