@@ -20,6 +20,11 @@ heights, so one size for a whole rig would be a calibration of none of its camer
 per photo is on one core, for the rigs' 640×640 photos, and for 12-megapixel photos (photos
 of ``pxl-tray`` enlarged to 4032×3024, dice ~300 px).
 
+A second table is the rig's calibration as ``python -m vision calibrate`` makes it: the face
+classifier adapted to the rig (:mod:`vision.adapt`) from ten of its photos or more, holding
+fifty dice or more, as ten rolls would (their labels unused), and the rig's other photos read
+by the fold as trained and as adapted, so no photo is both adapted on and scored.
+
 Training needs PyTorch (``--python`` names an interpreter with it). A fold's networks are
 cached in ``--models`` (default ``build/vision-rigs/<rig>/``) and reused when their record
 matches; ``--train`` rebuilds them, ``--cached-only`` reads only the rigs already trained and
@@ -49,6 +54,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from vision.adapt import (  # noqa: E402
+    ROLLS,
+    AdaptError,
+    adapt_calibration,
+    statistics,
+    training_crops,
+    write_statistics,
+)
 from vision.augment import DETECTOR_STEPS, FACE_STEPS, recipe  # noqa: E402
 from vision.baseline import read_baseline  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
@@ -60,6 +73,9 @@ from vision.rigs import DATASETS, Rig, find_rigs, leave_one_out, rig_sizes  # no
 
 BUILD = ROOT / "build" / "vision-rigs"
 BIG = (4032, 3024)  # a 12-megapixel phone photo
+# The photos a rig is adapted on: ROLLS, holding this many labelled dice or more (ten rolls of
+# five dice; single-grey's photos hold two or three dice each).
+ROLLED_DICE = 50
 TARGETS = "targets: >= 97% read right on every rig (none below 95%), < 2% wrong, < 1% phantom"
 
 
@@ -191,6 +207,32 @@ def read_calibrated(model: Path, bgr: np.ndarray, die_px: float) -> list[DieFoun
     return DiceReader(Calibration(die_px=die_px), models=model).read(bgr)
 
 
+def adapted(model: Path, held: Rig, others: list[Rig]) -> tuple[int, Score, Score]:
+    """``held`` with the face classifier in ``model`` adapted to it as ``calibrate`` adapts
+    it (:mod:`vision.adapt`, from :data:`ROLLS` of its photos or more, holding
+    :data:`ROLLED_DICE` dice; no labels used): how many
+    photos it was adapted on, and the rest read as trained and as adapted. A fold made
+    before the adaptation existed gets its training statistics first, from ``others``."""
+    try:
+        statistics(model)
+    except AdaptError:
+        print(f"{held.name}: measuring its fold's training crops...", file=sys.stderr, flush=True)
+        write_statistics(model, training_crops(model, others))
+    chosen, rest = held.split(ROLLS, ROLLED_DICE)
+    photos = []
+    for name in chosen:
+        photo = cv2.imread(str(held.folder / name))
+        assert photo is not None, name
+        photos.append(photo)
+    cal = Calibration()
+    adapt_calibration(cal, photos, model)
+    return (
+        len(chosen),
+        evaluate(held.folder, DiceReader(models=model).read, names=rest),
+        evaluate(held.folder, DiceReader(cal, models=model).read, names=rest),
+    )
+
+
 def big_photo_ms(models: Path, rig: Rig, n: int = 8) -> tuple[float, float, int]:
     """Milliseconds per 12-megapixel photo (middle of ``n``; wall clock and CPU), and dice
     read on them: photos of ``rig`` cut to 4:3 and enlarged to :data:`BIG`."""
@@ -232,6 +274,21 @@ def table(rows: list[tuple[str, Score, Score, Score]]) -> str:
             f"{s.cpu_ms_per_image:>7.1f}"
             f"{percent(cal.right, cal.labelled):>12}{percent(base.right, base.labelled):>10}"
         )
+    return "\n".join(lines)
+
+
+def adapted_table(rows: list[tuple[str, int, Score, Score]]) -> str:
+    """Per rig and pooled: the photos not adapted on, read as trained and as adapted."""
+
+    def shares(sc: Score) -> str:
+        parts = (sc.right, sc.wrong, sc.abstained, sc.missed, sc.phantom)
+        return " / ".join(f"{100 * k / max(sc.labelled, 1):.1f}" for k in parts)
+
+    lines = [
+        f"{'rig (held out)':18}{'photos':>7}{'dice':>6}   {'as trained':<32}adapted",
+    ]
+    for name, n, before, after in rows:
+        lines.append(f"{name:18}{n:>7}{after.labelled:>6}   {shares(before):<32}{shares(after)}")
     return "\n".join(lines)
 
 
@@ -316,6 +373,8 @@ def main() -> int:
     rigs = find_rigs(args.datasets)
     wanted = set(args.rigs.split(",")) if args.rigs else {r.name for r in rigs}
     rows: list[tuple[str, Score, Score, Score]] = []
+    adapted_rows: list[tuple[str, int, Score, Score]] = []
+    adapted_pooled = [Score(), Score()]
     out: dict[str, Any] = {}
     notes: list[str] = []
     not_measured: list[str] = []
@@ -379,10 +438,19 @@ def main() -> int:
         for total, sc in zip(pooled, scores, strict=True):
             total.merge(sc)
         rows.append((name, scores[0], scores[1], scores[2]))
+        n, before, after = adapted(model, held, others)
+        adapted_pooled[0].merge(before)
+        adapted_pooled[1].merge(after)
+        adapted_rows.append((name, n, before, after))
         out[held.name] = {
             "network": scores[0].as_json(mistakes=False),
             "calibrated": scores[1].as_json(mistakes=False),
             "baseline": scores[2].as_json(mistakes=False),
+            "adapted": {
+                "photos": n,
+                "as_trained": before.as_json(mistakes=False),
+                "adapted": after.as_json(mistakes=False),
+            },
             "trained_on": record["trained_on"],
             "older_recipe": differs,
             "train_minutes": minutes,
@@ -403,6 +471,10 @@ def main() -> int:
             "network": pooled[0].as_json(mistakes=False),
             "calibrated": pooled[1].as_json(mistakes=False),
             "baseline": pooled[2].as_json(mistakes=False),
+            "adapted": {
+                "as_trained": adapted_pooled[0].as_json(mistakes=False),
+                "adapted": adapted_pooled[1].as_json(mistakes=False),
+            },
         }
         out["not_measured"] = not_measured
         out["ms_per_12mp_photo"] = round(big_ms, 1)
@@ -432,6 +504,23 @@ def main() -> int:
         f"per photo ({big_cpu:.0f} ms of CPU), {big_dice} dice read on 8"
     )
     print(TARGETS)
+    print()
+    print(
+        f"Adapted to each rig as `python -m vision calibrate` adapts it: the face classifier "
+        f"matched to {ROLLS} or more of the rig's photos holding {ROLLED_DICE} dice or more "
+        "(no labels; augmented copies kept together), then the rig's other photos read as "
+        "trained and as adapted (right / wrong / unsure / missed / phantom, % of dice):"
+    )
+    adapted_rows.append(
+        (
+            f"pooled ({measured} rig{'s' if measured != 1 else ''})",
+            sum(r[1] for r in adapted_rows),
+            adapted_pooled[0],
+            adapted_pooled[1],
+        )
+    )
+    print(adapted_table(adapted_rows))
+    print()
     print(
         "time: ms per 640×640 photo on one core, wall clock and CPU (the CPU time is what "
         "reading costs when other work shares the machine), networks loaded first"

@@ -59,6 +59,7 @@ from vision.evaluation import match  # noqa: E402
 from vision.net import (  # noqa: E402
     MIN_HEAT,
     MIN_VALUE,
+    NOT_A_DIE_FROM,
     STRIDE,
     DieNet,
     NetDie,
@@ -152,7 +153,7 @@ def _stages(net: DieNet, pyramid: Pyramid, levels: list[int]) -> dict[str, list[
         "banded": banded,
         "merged": merged,
         "scored": scored,
-        "kept": [d for d in scored if d.likely_a_die],
+        "kept": [d for d in scored if d.not_a_die < NOT_A_DIE_FROM],
         "final": net._classify(pyramid, merged),
     }
 

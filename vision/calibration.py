@@ -5,12 +5,16 @@ better. ``die_px`` fixes the die size (the reader then looks at the one scale wh
 are, instead of every scale), ``tray`` is the region where dice count (a polygon in fractions
 of the picture, :mod:`vision.tray`: nothing outside it is read), ``empty_tray`` is a picture
 of the tray with no dice (the background, instead of an estimate), ``palette`` names each
-family's dice colour, and ``camera`` keeps the locked exposure and white balance so the
-colours stay what the palette learnt.
+family's dice colour, ``camera`` keeps the locked exposure and white balance so the
+colours stay what the palette learnt, and ``faces`` is the face classifier adapted to the
+rig from photos of rolls (:mod:`vision.adapt`, an ONNX file beside the calibration), made
+from the classifier ``faces_from`` names (its fingerprint): the reader uses it only with
+that classifier, so new networks are never paired with an old adaptation.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -20,6 +24,16 @@ import cv2
 import numpy as np
 
 from vision.tray import TrayError, check
+
+
+def fingerprint(model: bytes) -> str:
+    """A short name for one classifier's exact bytes: what an adaptation was made from."""
+    return hashlib.sha256(model).hexdigest()[:16]
+
+
+# Where `python -m vision calibrate` writes a rig's calibration, and where the companion's
+# camera source looks for it: the folder the companion is started from.
+DEFAULT = Path("vision-calibration.json")
 
 
 class CalibrationError(ValueError):
@@ -35,7 +49,10 @@ class Calibration:
     empty_tray: str | None = None
     palette: dict[str, list[float]] = field(default_factory=dict)
     camera: dict[str, Any] = field(default_factory=dict)
+    faces: str | None = None
+    faces_from: str | None = None
     _empty_lab: np.ndarray | None = field(default=None, repr=False, compare=False)
+    _faces: bytes | None = field(default=None, repr=False, compare=False)
 
     def empty_lab(self, shape: tuple[int, ...]) -> np.ndarray | None:
         """The empty tray in Lab at the picture's size, or None without one."""
@@ -49,8 +66,17 @@ class Calibration:
         """Use this picture (no dice in it) as the tray's background."""
         self._empty_lab = cv2.cvtColor(cv2.GaussianBlur(bgr, (5, 5), 0), cv2.COLOR_BGR2LAB)
 
+    def set_faces(self, model: bytes, made_from: str) -> None:
+        """Use this face classifier (ONNX bytes), adapted from the one ``made_from`` names."""
+        self._faces, self.faces_from = model, made_from
+
+    def adapted_faces(self, classifier: str) -> bytes | None:
+        """The adapted classifier when it was made from ``classifier`` (a fingerprint), or
+        None (no adaptation, or one made for other networks)."""
+        return self._faces if self.faces_from == classifier else None
+
     def save(self, path: Path) -> None:
-        """Write the JSON file, and the empty tray as a PNG beside it."""
+        """Write the JSON file, and the empty tray (PNG) and adapted classifier beside it."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         data = {k: v for k, v in asdict(self).items() if not k.startswith("_")}
@@ -58,7 +84,16 @@ class Calibration:
             image = path.with_name(path.stem + "-empty-tray.png")
             cv2.imwrite(str(image), cv2.cvtColor(self._empty_lab, cv2.COLOR_LAB2BGR))
             self.empty_tray = data["empty_tray"] = image.name
+        if self._faces is not None:
+            model = path.with_name(path.stem + "-faces.onnx")
+            model.write_bytes(self._faces)
+            self.faces = data["faces"] = model.name
         path.write_text(json.dumps(data, indent=2) + "\n")
+
+    @classmethod
+    def of_this_rig(cls) -> Calibration:
+        """The calibration at :data:`DEFAULT` when there is one, else none (an empty one)."""
+        return cls.load(DEFAULT) if DEFAULT.exists() else cls()
 
     @classmethod
     def load(cls, path: Path) -> Calibration:
@@ -72,7 +107,15 @@ class Calibration:
             ) from None
         except json.JSONDecodeError as e:
             raise CalibrationError(f"{path} is not valid JSON: {e}") from None
-        unknown = set(data) - {"die_px", "tray", "empty_tray", "palette", "camera"}
+        unknown = set(data) - {
+            "die_px",
+            "tray",
+            "empty_tray",
+            "palette",
+            "camera",
+            "faces",
+            "faces_from",
+        }
         if unknown:
             raise CalibrationError(f"{path}: unknown keys {sorted(unknown)}")
         die_px = data.get("die_px")
@@ -88,10 +131,20 @@ class Calibration:
             empty_tray=data.get("empty_tray"),
             palette=dict(data.get("palette", {})),
             camera=dict(data.get("camera", {})),
+            faces=data.get("faces"),
+            faces_from=data.get("faces_from"),
         )
         if cal.empty_tray:
             image = cv2.imread(str(path.parent / cal.empty_tray))
             if image is None:
                 raise CalibrationError(f"{path}: cannot read the empty tray {cal.empty_tray}")
             cal._empty_lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+        if cal.faces:
+            try:
+                cal._faces = (path.parent / cal.faces).read_bytes()
+            except OSError as e:
+                raise CalibrationError(
+                    f"{path}: cannot read the adapted classifier {cal.faces} ({e.strerror}): "
+                    "run `python -m vision adapt` again, or remove the faces key"
+                ) from None
         return cal

@@ -4,7 +4,8 @@ python -m vision read IMAGE... [--json] [--draw DIR] [--calibration FILE]
 python -m vision evaluate DIR [--json] [--mistakes FILE] [--calibration FILE]
 python -m vision label DIR [--force] [--calibration FILE]
 python -m vision calibrate --camera SPEC [--families red,blue,...] [--tray auto|none|x,y ...]
-                           [--out FILE]
+                           [--rolls N] [--out FILE]
+python -m vision adapt PHOTO... [--calibration FILE]
 """
 
 from __future__ import annotations
@@ -20,15 +21,14 @@ import cv2
 import numpy as np
 
 from vision import tray
-from vision.calibration import Calibration, CalibrationError
+from vision.adapt import ROLLS, AdaptError, adapt_calibration
+from vision.calibration import DEFAULT, Calibration, CalibrationError
 from vision.cameras import CameraError, FolderSource, FrameSource, open_camera
 from vision.colour import body_colour, calibrate_palette
 from vision.draw import annotate, mistake_sheet
 from vision.evaluation import evaluate
 from vision.pips import warp_die
 from vision.reader import ClassicReader, DiceReader
-
-DEFAULT_CALIBRATION = Path("vision-calibration.json")
 
 
 def _reader(args: argparse.Namespace) -> DiceReader:
@@ -212,6 +212,35 @@ def _check_die_size(outlined: list[float], read: list[float], say: Callable[[str
         )
 
 
+def _adapt(
+    cal: Calibration,
+    camera: FrameSource,
+    rolls: int,
+    interactive: bool,
+    skip: int,
+    say: Callable[[str], None],
+    step: int,
+) -> None:
+    """The last step: photos of ``rolls`` rolls (fewer when a folder of pictures runs out),
+    the face classifier adapted to the rig from them (:mod:`vision.adapt`)."""
+    frames: list[np.ndarray] = []
+    for i in range(1, rolls + 1):
+        _ask(f"Step {step}, roll {i} of {rolls}: roll all the dice into the tray.", interactive)
+        try:
+            frames.append(_grab(camera, f"roll {i}", skip))
+        except CameraError:
+            break
+    if not frames:
+        say("  no pictures of rolls: the face classifier is used as shipped, not adapted")
+        return
+    try:
+        dice = adapt_calibration(cal, frames)
+    except AdaptError as e:
+        say(f"warning: {e}. The face classifier is used as shipped, not adapted.")
+        return
+    say(f"  the face classifier adapted to this rig from {dice} dice on {len(frames)} rolls")
+
+
 def calibrate(
     camera: FrameSource,
     families: Sequence[str],
@@ -219,9 +248,11 @@ def calibrate(
     skip: int = 0,
     say: Callable[[str], None] = print,
     tray_spec: str = "auto",
+    rolls: int = ROLLS,
 ) -> Calibration:
     """The guided setup: an empty tray (and where the tray is), then each family's dice in
-    turn (their colour and size)."""
+    turn (their colour and size), then ``rolls`` rolls to adapt the face classifier to the
+    rig's light and dice."""
     cal = Calibration()
     _ask("Step 1: clear the tray completely (no dice, no hands).", interactive)
     empty = _grab(camera, "the empty tray", skip)
@@ -261,6 +292,8 @@ def calibrate(
         cal.die_px = round(float(np.median(sizes)), 1)
     cal.palette = calibrate_palette(samples)
     cal.camera = dict(getattr(camera, "controls", {}) or {})
+    if rolls:
+        _adapt(cal, camera, rolls, interactive, skip, say, len(families) + 2)
     return cal
 
 
@@ -275,7 +308,14 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     live = not Path(args.camera).is_dir()
     print(f"Calibrating with {camera.name} for families: {', '.join(families)}")
     try:
-        cal = calibrate(camera, families, interactive, skip=5 if live else 0, tray_spec=args.tray)
+        cal = calibrate(
+            camera,
+            families,
+            interactive,
+            skip=5 if live else 0,
+            tray_spec=args.tray,
+            rolls=args.rolls,
+        )
     except (CameraError, CalibrationError, tray.TrayError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -297,6 +337,30 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
                 "again with --tray 'x,y x,y ...', its corners in pixels of that picture)"
             )
     print(f"Saved {args.out}. Use it with --calibration {args.out}")
+    return 0
+
+
+def cmd_adapt(args: argparse.Namespace) -> int:
+    """Adapt the face classifier to a rig from photos of it (kept in its calibration)."""
+    path = Path(args.calibration)
+    cal = Calibration.load(path) if path.exists() else Calibration()
+    photos = []
+    for name in args.photos:
+        image = cv2.imread(name)
+        if image is None:
+            print(f"error: cannot read {name} as an image", file=sys.stderr)
+            return 2
+        photos.append(image)
+    try:
+        dice = adapt_calibration(cal, photos)
+    except AdaptError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    cal.save(path)
+    print(
+        f"Adapted the face classifier to this rig from {dice} dice on {len(photos)} photos; "
+        f"saved {path} (and {cal.faces}). Use it with --calibration {path}"
+    )
     return 0
 
 
@@ -335,14 +399,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--camera",
         required=True,
         help="'picam', a VideoCapture device number, or a folder of images "
-        "(empty tray first, then one picture per family)",
+        "(empty tray first, then one picture per family, then the rolls)",
     )
     c.add_argument(
         "--families",
         default="red",
         help="comma-separated family colours, in the order they will be shown",
     )
-    c.add_argument("--out", default=str(DEFAULT_CALIBRATION), help="calibration file to write")
+    c.add_argument("--out", default=str(DEFAULT), help="calibration file to write")
     c.add_argument("--yes", action="store_true", help="do not wait for Enter between steps")
     c.add_argument(
         "--tray",
@@ -351,7 +415,25 @@ def build_parser() -> argparse.ArgumentParser:
         "picture), or its corners 'x,y x,y x,y ...' (or 'x0,y0,x1,y1') in "
         "pixels of the camera's picture",
     )
+    c.add_argument(
+        "--rolls",
+        type=int,
+        default=ROLLS,
+        help=f"photos of rolls to adapt the face classifier to the rig from (default {ROLLS}; "
+        "0: not adapted). A folder camera gives them after the families' pictures",
+    )
     c.set_defaults(run=cmd_calibrate)
+    a = sub.add_parser(
+        "adapt",
+        help="adapt the face classifier to a rig from photos of its rolls (no labels needed)",
+    )
+    a.add_argument("photos", nargs="+", help="photos of the rig with dice on it (about ten)")
+    a.add_argument(
+        "--calibration",
+        default=str(DEFAULT),
+        help="the rig's calibration: the adapted classifier is kept in it (made if missing)",
+    )
+    a.set_defaults(run=cmd_adapt)
     return p
 
 

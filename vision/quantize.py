@@ -20,7 +20,9 @@ than float here; and both networks' last layer, whose outputs (heat, face logits
 die lies) the reader thresholds and compares, so they keep their full resolution.
 
 The trained float networks are kept beside the 8-bit ones, in ``float/`` (not shipped in
-the package): quantizing again, or retraining one network, starts from them.
+the package): quantizing again, or retraining one network, starts from them. Beside the
+8-bit classifier goes what a rig's adaptation needs of it (:mod:`vision.adapt`): its layers'
+statistics on its training crops.
 """
 
 from __future__ import annotations
@@ -76,7 +78,7 @@ def float_networks(models: Path) -> Path:
     return floats
 
 
-class _Recording:
+class Recording:
     """An ONNX Runtime session that keeps every input it is run on."""
 
     def __init__(self, session: Any) -> None:
@@ -94,7 +96,7 @@ def calibration_inputs(
     """Each network's inputs while the float networks in ``floats`` read ``photos`` photos
     of each rig (chosen by ``seed``; all of a rig's photos when it has fewer)."""
     net = DieNet(floats)
-    detector, faces = _Recording(net.detector.session), _Recording(net.faces)
+    detector, faces = Recording(net.detector.session), Recording(net.faces)
     net.detector.session, net.faces = detector, faces
     rng = np.random.default_rng(seed)
     read = []
@@ -169,6 +171,10 @@ def quantize(
     record = json.loads(record_path.read_text()) if record_path.exists() else {}
     record["int8"] = settings()
     record_path.write_text(json.dumps(record, indent=1) + "\n")
+    # What adapting the 8-bit classifier to a rig matches it back to (vision.adapt).
+    from vision.adapt import training_crops, write_statistics
+
+    write_statistics(models, training_crops(models, rigs, seed=seed))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,6 +13,7 @@ from the tray, :mod:`vision.finding`; read the pips, :mod:`vision.pips`; check t
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.calibration import Calibration
+from vision.calibration import Calibration, fingerprint
 from vision.colour import NAMED_COLOURS, body_colour, nearest_colour
 from vision.finding import Rect, find_dice
 from vision.net import MIN_VALUE, MODELS, VIEWS, DieNet, NetDie
@@ -29,15 +30,32 @@ from vision.pips import read_pips, warp_die
 from vision.pose import die_side
 from vision.tray import contains
 
+log = logging.getLogger(__name__)
 _NETS: dict[str, DieNet] = {}
 
 
-def _net(models: Path | str, views: int) -> DieNet:
-    # One loaded pair of networks per folder: readers are cheap to make, networks are not.
-    key = f"{Path(models).resolve()}:{views}"
+def _net(models: Path | str, views: int, faces: bytes | None = None) -> DieNet:
+    # One loaded pair of networks per folder (and adapted classifier): readers are cheap to
+    # make, networks are not.
+    key = f"{Path(models).resolve()}:{views}:{fingerprint(faces) if faces else ''}"
     if key not in _NETS:
-        _NETS[key] = DieNet(models, views=views)
+        _NETS[key] = DieNet(models, views=views, faces=faces)
     return _NETS[key]
+
+
+def _faces(calibration: Calibration, models: Path | str) -> bytes | None:
+    """The calibration's adapted classifier if it was made from the one in ``models``."""
+    if calibration.faces_from is None:
+        return None
+    shipped = fingerprint((Path(models) / "dice_faces.onnx").read_bytes())
+    adapted = calibration.adapted_faces(shipped)
+    if adapted is None:
+        log.warning(
+            "the calibration's face classifier was adapted from other networks than those "
+            "in %s: using theirs unadapted (run `python -m vision adapt` to adapt them)",
+            models,
+        )
+    return adapted
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +101,13 @@ class DiceReader:
         self.models = models
         self.min_value = min_value
         self.views = views
+        self.faces = _faces(self.calibration, models)
 
     def read(self, bgr: np.ndarray) -> list[DieFound]:
         """Every die on a BGR picture, in reading order (top to bottom, left to right)."""
         _check_picture(bgr)
         cal = self.calibration
-        net_dice = _net(self.models, self.views).find(bgr, cal.die_px, cal.tray)
+        net_dice = _net(self.models, self.views, self.faces).find(bgr, cal.die_px, cal.tray)
         palette = cal.palette or NAMED_COLOURS
         found = []
         lab_middles = _middles_lab(bgr, net_dice)

@@ -11,6 +11,8 @@ photo on both sides.
 from __future__ import annotations
 
 import json
+import random
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +49,28 @@ class Rig:
 
     def photos(self) -> list[str]:
         return sorted(self.labels())
+
+    def split(self, photos: int, dice: int = 0, seed: int = 1) -> tuple[list[str], list[str]]:
+        """At least ``photos`` photos holding at least ``dice`` labelled dice, chosen at
+        random (by ``seed``), and the rest. Augmented
+        copies of a photo stay on one side: Roboflow's exports name them alike up to
+        ``_jpg`` (a rig whose photos all share that name, as ``single-grey``'s ``i_jpg-…``
+        do, has no copies to keep together)."""
+        groups: dict[str, list[str]] = {}
+        for name in self.photos():
+            groups.setdefault(re.split(r"_jpg|\.", name)[0], []).append(name)
+        if len(groups) == 1:
+            groups = {name: [name] for name in self.photos()}
+        keys = sorted(groups)
+        random.Random(seed).shuffle(keys)
+        labels = self.labels()
+        chosen: list[str] = []
+        for key in keys:
+            if len(chosen) >= photos and sum(len(labels[n]) for n in chosen) >= dice:
+                break
+            chosen += groups[key]
+        taken = set(chosen)
+        return chosen, [n for n in self.photos() if n not in taken]
 
 
 def find_rigs(root: Path = DATASETS) -> list[Rig]:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 import numpy as np
 
 from companion.dice.reading import DieReading, DieState
+from vision.calibration import Calibration
 from vision.cameras import FrameSource, frames
 from vision.reader import DiceReader, DieFound
 from vision.still import AgreedDie, MotionGate, agree
@@ -40,7 +41,9 @@ class CameraDiceSource:
         self.owner = owner
         self.gate = gate or MotionGate()
         self.read_frames = read_frames
-        self._read = read or (reader or DiceReader()).read
+        # The rig's calibration (tray, die size, colours, adapted classifier) when
+        # `python -m vision calibrate` wrote one where the companion was started.
+        self._read = read or (reader or DiceReader(Calibration.of_this_rig())).read
         self.source = f"camera:{camera.name}:{owner}"
         self.roll = 0
         self._settled = False

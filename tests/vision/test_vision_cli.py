@@ -214,6 +214,38 @@ def test_calibrate_from_a_folder_learns_size_colours_and_empty_tray(
     assert json.loads(capsys.readouterr().out)[str(pic)][0]["colour"] == "blue"
 
 
+def test_calibrate_adapts_the_classifier_to_the_rolls_after_the_families(
+    synth, tmp_path, capsys
+) -> None:
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    cv2.imwrite(str(shots / "0-empty.png"), synth.blur(synth.mat()))
+    red = (40, 40, 200)
+    write_tray(synth, shots / "1-red.png", [((80, 80), 2, red), ((200, 200), 5, red)])
+    places = [(60, 60), (160, 60), (260, 60), (60, 200), (160, 200), (260, 200)]
+    for roll in range(6):
+        write_tray(
+            synth,
+            shots / f"2-roll{roll}.png",
+            [(at, (roll + i) % 6 + 1, red) for i, at in enumerate(places)],
+        )
+    out = tmp_path / "cal.json"
+    argv = ["calibrate", "--camera", str(shots), "--out", str(out), "--yes", "--rolls", "10"]
+    assert main(argv) == 0
+    said = capsys.readouterr().out
+    # The folder held 6 rolls of the 10 asked for: the classifier adapted from those.
+    assert "Step 3, roll 7 of 10" in said and "from 36 dice on 6 rolls" in said
+    cal = Calibration.load(out)
+    assert cal.faces == "cal-faces.onnx" and (tmp_path / "cal-faces.onnx").exists()
+    pic = shots / "2-roll0.png"
+    assert main(["read", str(pic), "--json", "--calibration", str(out)]) == 0
+    assert [d["value"] for d in json.loads(capsys.readouterr().out)[str(pic)]] == [1, 2, 3, 4, 5, 6]
+    # --rolls 0: no rolls asked for, nothing adapted.
+    assert main([*argv[:-1], "0"]) == 0
+    assert "roll" not in capsys.readouterr().out
+    assert Calibration.load(out).faces is None
+
+
 def test_calibrate_takes_the_tray_drawn_by_hand(synth, tmp_path, capsys) -> None:
     shots = tmp_path / "shots"
     shots.mkdir()

@@ -16,8 +16,10 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import onnx
 import pytest
 
+from vision.adapt import statistics
 from vision.augment import DETECTOR_STEPS, FACE_JITTER, FACE_STEPS, recipe
 from vision.calibration import Calibration
 from vision.evaluation import Score, match
@@ -319,6 +321,12 @@ def test_training_writes_networks_the_reader_runs(photos, tmp_path) -> None:
     assert all(
         (tmp_path / "float" / name).exists() for name in ("dice_net.onnx", "dice_faces.onnx")
     )
+    # And what adapting the classifier to a rig matches it back to (vision.adapt).
+    assert set(statistics(tmp_path)) == {
+        n.name
+        for n in onnx.load(str(tmp_path / "dice_faces.onnx")).graph.node
+        if n.op_type == "Conv" and n.name.startswith("/body/")
+    }
     net = DieNet(tmp_path)
     crops = np.zeros((3, 32, 32, 3), np.uint8)
     probabilities, where = net._faces(crops)

@@ -1,32 +1,22 @@
 """The 8-bit networks (:mod:`vision.quantize`): what the reader runs, made from the float ones.
 
 The float networks ship in the repository beside the 8-bit ones (``vision/float``), so the two
-are compared here on real photos of every rig with no training and no ``onnx`` package.
+are compared here on real photos of every rig with no training.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 
 import cv2
+import onnx
 import pytest
 
 from vision.evaluation import match
 from vision.net import MIN_VALUE, MODELS, DieNet
 from vision.quantize import FLOAT, FLOAT_LAYERS, NETWORKS, float_networks, main, settings
-
-
-def _onnx():  # type: ignore[no-untyped-def]
-    # Reading a network's graph needs the onnx package (the train extra); .ci/run installs it,
-    # so under CI a missing onnx is a failure, not a skip.
-    if os.environ.get("CI") == "true":
-        import onnx
-
-        return onnx
-    return pytest.importorskip("onnx", reason="needs onnx: pip install -e '.[train]'")
 
 
 def _reads(net: DieNet, folder: Path) -> tuple[list[tuple[int, int]], int]:
@@ -60,7 +50,6 @@ def test_the_8bit_networks_read_real_photos_of_every_rig_as_the_float_ones_do(ph
 
 
 def test_the_shipped_networks_are_8bit_with_their_float_ones_kept() -> None:
-    onnx = _onnx()
     for name in NETWORKS:
         graph = onnx.load(str(MODELS / name)).graph
         ops = {n.op_type for n in graph.node}

@@ -7,6 +7,7 @@ from pathlib import Path
 import cv2
 
 from companion.dice.reading import DieState
+from vision.calibration import DEFAULT, Calibration
 from vision.cameras import FolderSource
 from vision.reader import DieFound
 from vision.source import CameraDiceSource
@@ -92,3 +93,26 @@ def test_camera_source_reports_rolling_then_the_settled_face(synth, tmp_path: Pa
     ]
     assert readings[0].source == "camera:tray:table"
     assert readings[0].die_id == "tray/0"
+
+
+def test_camera_source_reads_with_the_rig_calibration_where_it_was_started(
+    synth, tmp_path: Path, monkeypatch
+) -> None:
+    # `python -m vision calibrate` writes vision-calibration.json where it is run; the
+    # companion started there reads with it: here a tray that leaves the die outside.
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    for i in range(6):
+        cv2.imwrite(
+            str(shots / f"frame{i:03d}.png"),
+            synth.blur(_still_die(synth, (240, 160), 4, seed=90 + i)),
+        )
+
+    def read() -> list[tuple[DieState, int | None]]:
+        source = CameraDiceSource(FolderSource(shots), gate=MotionGate(still_frames=2))
+        return [(r.state, r.face) for r in source.readings()]
+
+    monkeypatch.chdir(tmp_path)
+    assert read() == [(DieState.SETTLED, 4)]
+    Calibration(tray=[[0, 0], [0.5, 0], [0.5, 1], [0, 1]]).save(tmp_path / DEFAULT)
+    assert read() == []

@@ -1,0 +1,156 @@
+"""The face classifier adapted to a rig from its own photos (:mod:`vision.adapt`), on real
+photos made darker than any rig the networks learnt: a new rig's light."""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnx
+import pytest
+
+from vision.adapt import (
+    FACES,
+    MIN_DICE,
+    STATISTICS,
+    AdaptError,
+    _layer_statistics,
+    _layers,
+    adapt,
+    adapt_calibration,
+    rig_crops,
+    statistics,
+)
+from vision.calibration import Calibration, CalibrationError, fingerprint
+from vision.cli import main
+from vision.evaluation import evaluate
+from vision.net import MODELS, NOT_A_DIE_FROM, NOT_A_DIE_FROM_ADAPTED, VIEWS
+from vision.reader import DiceReader, _net
+
+
+def _dim(bgr: np.ndarray) -> np.ndarray:
+    """A photo as a dim rig would take it: under half the light, the blacks lifted."""
+    return np.clip(bgr.astype(np.float32) * 0.45 + 20, 0, 255).astype(np.uint8)
+
+
+@pytest.fixture
+def dim_rig(photos: Path, tmp_path: Path) -> Path:
+    """The dice-photos rig's test photos, dimmed, with their labels."""
+    folder = tmp_path / "dim"
+    folder.mkdir()
+    shutil.copy(photos / "dice-photos" / "labels.json", folder / "labels.json")
+    for name in json.loads((folder / "labels.json").read_text()):
+        cv2.imwrite(str(folder / name), _dim(cv2.imread(str(photos / "dice-photos" / name))))
+    return folder
+
+
+def _photos(folder: Path) -> list[np.ndarray]:
+    return [cv2.imread(str(p)) for p in sorted(folder.glob("*.jpg"))]
+
+
+def test_the_shipped_statistics_are_those_of_the_shipped_classifier() -> None:
+    source = statistics(MODELS)
+    layers = _layers(onnx.load(str(MODELS / FACES)))
+    assert [layer.name for layer in layers] == list(source)
+    assert all(len(m) == len(s) > 0 and (s > 0).all() for m, s in source.values())
+
+
+def test_each_layer_is_matched_to_its_training_statistics_on_the_rig(dim_rig) -> None:
+    inputs, dice = rig_crops(_photos(dim_rig))
+    assert dice >= MIN_DICE
+    source = statistics(MODELS)
+    before = onnx.load(str(MODELS / FACES))
+    after = onnx.load_from_string(adapt(MODELS, inputs))
+    for shipped, adapted in zip(_layers(before), _layers(after), strict=True):
+        train_mean, train_sd = source[shipped.name]
+        _, was_sd = _layer_statistics(before, shipped, inputs)
+        mean, sd = _layer_statistics(after, adapted, inputs)
+        # The dim rig's outputs are off the training ones; adapted, each channel's mean and
+        # spread are the training ones (to the bias's 32-bit rounding).
+        assert np.abs(was_sd / train_sd - 1).mean() > 0.05
+        assert sd == pytest.approx(train_sd, rel=0.02)
+        assert mean == pytest.approx(train_mean, abs=0.02 * train_sd.max())
+
+
+def test_adapted_to_a_dim_rig_it_reads_more_of_its_dice_right(dim_rig) -> None:
+    cal = Calibration()
+    assert adapt_calibration(cal, _photos(dim_rig)) >= MIN_DICE
+    as_trained = evaluate(dim_rig, DiceReader().read)
+    adapted = evaluate(dim_rig, DiceReader(cal).read)
+    assert adapted.right > as_trained.right
+    assert adapted.wrong <= as_trained.wrong and adapted.phantom <= as_trained.phantom
+
+
+def test_too_few_dice_are_refused_and_the_calibration_kept(photos) -> None:
+    cal = Calibration(die_px=30.0)
+    empty = np.full((480, 640, 3), 90, np.uint8)
+    with pytest.raises(AdaptError, match=f"at least {MIN_DICE}"):
+        adapt_calibration(cal, [empty, empty])
+    assert cal.faces_from is None and cal == Calibration(die_px=30.0)
+
+
+def test_statistics_of_another_classifier_are_refused(tmp_path) -> None:
+    for name in ("dice_net.onnx", FACES, STATISTICS):
+        shutil.copy(MODELS / name, tmp_path / name)
+    record = json.loads((tmp_path / STATISTICS).read_text())
+    record["classifier"] = "0" * 16
+    (tmp_path / STATISTICS).write_text(json.dumps(record))
+    with pytest.raises(AdaptError, match="another classifier"):
+        statistics(tmp_path)
+    (tmp_path / STATISTICS).unlink()
+    with pytest.raises(AdaptError, match=r"vision\.quantize"):
+        statistics(tmp_path)
+
+
+def test_the_calibration_keeps_it_and_the_reader_uses_it_only_with_its_networks(
+    dim_rig, tmp_path, caplog
+) -> None:
+    cal = Calibration()
+    adapt_calibration(cal, _photos(dim_rig))
+    path = tmp_path / "rig.json"
+    cal.save(path)
+    assert (tmp_path / "rig-faces.onnx").exists()
+    loaded = Calibration.load(path)
+    shipped = fingerprint((MODELS / FACES).read_bytes())
+    assert loaded.faces_from == shipped and loaded.faces == "rig-faces.onnx"
+    reader = DiceReader(loaded)
+    assert reader.faces == (tmp_path / "rig-faces.onnx").read_bytes()
+    # It is less sure that a phantom is not a die, so finds are dropped from less.
+    assert _net(MODELS, VIEWS, reader.faces).not_a_die_from == NOT_A_DIE_FROM_ADAPTED
+    assert _net(MODELS, VIEWS).not_a_die_from == NOT_A_DIE_FROM > NOT_A_DIE_FROM_ADAPTED
+    # New networks (here: a classifier of other bytes) never run an old adaptation.
+    data = json.loads(path.read_text())
+    data["faces_from"] = "f" * 16
+    path.write_text(json.dumps(data))
+    with caplog.at_level(logging.WARNING):
+        reader = DiceReader(Calibration.load(path))
+    assert reader.faces is None
+    assert "adapted from other networks" in caplog.text
+    # A calibration whose adapted classifier is gone says what to do.
+    (tmp_path / "rig-faces.onnx").unlink()
+    with pytest.raises(CalibrationError, match="python -m vision adapt"):
+        Calibration.load(path)
+
+
+def test_adapt_command_keeps_the_rig_calibration_and_read_uses_it(dim_rig, tmp_path, capsys):
+    path = tmp_path / "rig.json"
+    Calibration(die_px=40.0).save(path)
+    shots = [str(p) for p in sorted(dim_rig.glob("*.jpg"))]
+    assert main(["adapt", *shots, "--calibration", str(path)]) == 0
+    said = capsys.readouterr().out
+    assert "Adapted the face classifier" in said and str(path) in said
+    cal = Calibration.load(path)
+    assert cal.die_px == 40.0 and cal.faces == "rig-faces.onnx"
+    assert main(["read", shots[0], "--json", "--calibration", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)[shots[0]]
+    # Too few dice: a clear error, and the calibration as it was.
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((240, 320, 3), 80, np.uint8))
+    before = path.read_text()
+    assert main(["adapt", str(blank), "--calibration", str(path)]) == 2
+    assert f"at least {MIN_DICE}" in capsys.readouterr().err
+    assert path.read_text() == before
