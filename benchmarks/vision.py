@@ -44,6 +44,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -190,28 +191,35 @@ def median_side(dice: list[dict[str, Any]]) -> float:
     return float(np.median([np.sqrt((b[2] - b[0]) * (b[3] - b[1])) for b in boxes]) * np.pi / 4)
 
 
-def given_size(rig: Rig, read: Callable[..., Sequence[DieFound]]) -> Score:
-    """``rig`` read by ``read(picture, die_px)`` with each photo's own die size (a photo with
-    no dice gets the rig's), as a calibration of the camera that took it would give it."""
+def given_size(
+    rig: Rig, read: Callable[..., Sequence[DieFound]], names: Sequence[str] | None = None
+) -> Score:
+    """``rig`` (or its photos ``names``) read by ``read(picture, die_px)`` with each photo's
+    own die size (a photo with no dice gets the rig's), as a calibration of the camera that
+    took it would give it."""
     labels = rig.labels()
     everywhere = median_side([d for dice in labels.values() for d in dice])
     score = Score()
-    for name in sorted(labels):
+    for name in sorted(labels) if names is None else names:
         side = median_side(labels[name]) if labels[name] else everywhere
         score.merge(evaluate(rig.folder, partial(read, die_px=side), names=[name]))
     return score
 
 
-def read_calibrated(model: Path, bgr: np.ndarray, die_px: float) -> list[DieFound]:
-    """``bgr`` read by the networks in ``model`` with a calibration giving ``die_px``."""
-    return DiceReader(Calibration(die_px=die_px), models=model).read(bgr)
+def read_calibrated(
+    model: Path, bgr: np.ndarray, die_px: float, cal: Calibration | None = None
+) -> list[DieFound]:
+    """``bgr`` read by the networks in ``model`` with a calibration giving ``die_px`` (and
+    what else ``cal`` holds: an adapted classifier)."""
+    return DiceReader(replace(cal or Calibration(), die_px=die_px), models=model).read(bgr)
 
 
-def adapted(model: Path, held: Rig, others: list[Rig]) -> tuple[int, Score, Score]:
+def adapted(model: Path, held: Rig, others: list[Rig]) -> tuple[int, Score, Score, Score]:
     """``held`` with the face classifier in ``model`` adapted to it as ``calibrate`` adapts
     it (:mod:`vision.adapt`, from :data:`ROLLS` of its photos or more, holding
-    :data:`ROLLED_DICE` dice; no labels used): how many
-    photos it was adapted on, and the rest read as trained and as adapted. A fold made
+    :data:`ROLLED_DICE` dice; no labels used): how many photos it was adapted on, and the
+    rest read as trained, as adapted, and as adapted with each photo's die size given (the
+    whole calibration: :func:`given_size`). A fold made
     before the adaptation existed gets its training statistics first, from ``others``."""
     try:
         statistics(model)
@@ -230,6 +238,7 @@ def adapted(model: Path, held: Rig, others: list[Rig]) -> tuple[int, Score, Scor
         len(chosen),
         evaluate(held.folder, DiceReader(models=model).read, names=rest),
         evaluate(held.folder, DiceReader(cal, models=model).read, names=rest),
+        given_size(held, partial(read_calibrated, model, cal=cal), names=rest),
     )
 
 
@@ -277,18 +286,23 @@ def table(rows: list[tuple[str, Score, Score, Score]]) -> str:
     return "\n".join(lines)
 
 
-def adapted_table(rows: list[tuple[str, int, Score, Score]]) -> str:
-    """Per rig and pooled: the photos not adapted on, read as trained and as adapted."""
+def adapted_table(rows: list[tuple[str, int, Score, Score, Score]]) -> str:
+    """Per rig and pooled: the photos not adapted on, read as trained, as adapted, and as
+    adapted with the die size given."""
 
     def shares(sc: Score) -> str:
         parts = (sc.right, sc.wrong, sc.abstained, sc.missed, sc.phantom)
         return " / ".join(f"{100 * k / max(sc.labelled, 1):.1f}" for k in parts)
 
     lines = [
-        f"{'rig (held out)':18}{'photos':>7}{'dice':>6}   {'as trained':<32}adapted",
+        f"{'rig (held out)':18}{'photos':>7}{'dice':>6}   {'as trained':<32}{'adapted':<32}"
+        "adapted, die size given",
     ]
-    for name, n, before, after in rows:
-        lines.append(f"{name:18}{n:>7}{after.labelled:>6}   {shares(before):<32}{shares(after)}")
+    for name, n, *scores in rows:
+        lines.append(
+            f"{name:18}{n:>7}{scores[1].labelled:>6}   "
+            + "".join(f"{shares(sc):<32}" for sc in scores).rstrip()
+        )
     return "\n".join(lines)
 
 
@@ -373,8 +387,8 @@ def main() -> int:
     rigs = find_rigs(args.datasets)
     wanted = set(args.rigs.split(",")) if args.rigs else {r.name for r in rigs}
     rows: list[tuple[str, Score, Score, Score]] = []
-    adapted_rows: list[tuple[str, int, Score, Score]] = []
-    adapted_pooled = [Score(), Score()]
+    adapted_rows: list[tuple[str, int, Score, Score, Score]] = []
+    adapted_pooled = [Score(), Score(), Score()]
     out: dict[str, Any] = {}
     notes: list[str] = []
     not_measured: list[str] = []
@@ -438,10 +452,10 @@ def main() -> int:
         for total, sc in zip(pooled, scores, strict=True):
             total.merge(sc)
         rows.append((name, scores[0], scores[1], scores[2]))
-        n, before, after = adapted(model, held, others)
-        adapted_pooled[0].merge(before)
-        adapted_pooled[1].merge(after)
-        adapted_rows.append((name, n, before, after))
+        n, before, after, sized = adapted(model, held, others)
+        for total, sc in zip(adapted_pooled, (before, after, sized), strict=True):
+            total.merge(sc)
+        adapted_rows.append((name, n, before, after, sized))
         out[held.name] = {
             "network": scores[0].as_json(mistakes=False),
             "calibrated": scores[1].as_json(mistakes=False),
@@ -450,6 +464,7 @@ def main() -> int:
                 "photos": n,
                 "as_trained": before.as_json(mistakes=False),
                 "adapted": after.as_json(mistakes=False),
+                "adapted_die_size_given": sized.as_json(mistakes=False),
             },
             "trained_on": record["trained_on"],
             "older_recipe": differs,
@@ -474,6 +489,7 @@ def main() -> int:
             "adapted": {
                 "as_trained": adapted_pooled[0].as_json(mistakes=False),
                 "adapted": adapted_pooled[1].as_json(mistakes=False),
+                "adapted_die_size_given": adapted_pooled[2].as_json(mistakes=False),
             },
         }
         out["not_measured"] = not_measured
@@ -509,7 +525,8 @@ def main() -> int:
         f"Adapted to each rig as `python -m vision calibrate` adapts it: the face classifier "
         f"matched to {ROLLS} or more of the rig's photos holding {ROLLED_DICE} dice or more "
         "(no labels; augmented copies kept together), then the rig's other photos read as "
-        "trained and as adapted (right / wrong / unsure / missed / phantom, % of dice):"
+        "trained, as adapted, and as adapted with each photo's die size given (right / wrong "
+        "/ unsure / missed / phantom, % of dice):"
     )
     adapted_rows.append(
         (
@@ -517,6 +534,7 @@ def main() -> int:
             sum(r[1] for r in adapted_rows),
             adapted_pooled[0],
             adapted_pooled[1],
+            adapted_pooled[2],
         )
     )
     print(adapted_table(adapted_rows))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,8 +33,15 @@ def fingerprint(model: bytes) -> str:
 
 
 # Where `python -m vision calibrate` writes a rig's calibration, and where the companion's
-# camera source looks for it: the folder the companion is started from.
+# camera source looks for it: $VISION_CALIBRATION (the Pi's service sets it to its state
+# folder, which updates leave alone), else this file in the folder it is started from.
 DEFAULT = Path("vision-calibration.json")
+ENVIRONMENT = "VISION_CALIBRATION"
+
+
+def default_path() -> Path:
+    """The rig's calibration file: :data:`ENVIRONMENT` if set, else :data:`DEFAULT`."""
+    return Path(os.environ.get(ENVIRONMENT) or DEFAULT)
 
 
 class CalibrationError(ValueError):
@@ -92,8 +100,9 @@ class Calibration:
 
     @classmethod
     def of_this_rig(cls) -> Calibration:
-        """The calibration at :data:`DEFAULT` when there is one, else none (an empty one)."""
-        return cls.load(DEFAULT) if DEFAULT.exists() else cls()
+        """The calibration at :func:`default_path` when there is one, else an empty one."""
+        path = default_path()
+        return cls.load(path) if path.exists() else cls()
 
     @classmethod
     def load(cls, path: Path) -> Calibration:

@@ -22,7 +22,7 @@ import numpy as np
 
 from vision import tray
 from vision.adapt import ROLLS, AdaptError, adapt_calibration
-from vision.calibration import DEFAULT, Calibration, CalibrationError
+from vision.calibration import Calibration, CalibrationError, default_path
 from vision.cameras import CameraError, FolderSource, FrameSource, open_camera
 from vision.colour import body_colour, calibrate_palette
 from vision.draw import annotate, mistake_sheet
@@ -406,7 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="red",
         help="comma-separated family colours, in the order they will be shown",
     )
-    c.add_argument("--out", default=str(DEFAULT), help="calibration file to write")
+    c.add_argument("--out", default=str(default_path()), help="calibration file to write")
     c.add_argument("--yes", action="store_true", help="do not wait for Enter between steps")
     c.add_argument(
         "--tray",
@@ -430,7 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("photos", nargs="+", help="photos of the rig with dice on it (about ten)")
     a.add_argument(
         "--calibration",
-        default=str(DEFAULT),
+        default=str(default_path()),
         help="the rig's calibration: the adapted classifier is kept in it (made if missing)",
     )
     a.set_defaults(run=cmd_adapt)

@@ -7,7 +7,7 @@ from pathlib import Path
 import cv2
 
 from companion.dice.reading import DieState
-from vision.calibration import DEFAULT, Calibration
+from vision.calibration import DEFAULT, ENVIRONMENT, Calibration
 from vision.cameras import FolderSource
 from vision.reader import DieFound
 from vision.source import CameraDiceSource
@@ -116,3 +116,8 @@ def test_camera_source_reads_with_the_rig_calibration_where_it_was_started(
     assert read() == [(DieState.SETTLED, 4)]
     Calibration(tray=[[0, 0], [0.5, 0], [0.5, 1], [0, 1]]).save(tmp_path / DEFAULT)
     assert read() == []
+    # The Pi's service names its own (VISION_CALIBRATION): there, a tray that holds the die.
+    elsewhere = tmp_path / "state" / "rig.json"
+    Calibration(tray=[[0.5, 0], [1, 0], [1, 1], [0.5, 1]]).save(elsewhere)
+    monkeypatch.setenv(ENVIRONMENT, str(elsewhere))
+    assert read() == [(DieState.SETTLED, 4)]
