@@ -52,10 +52,9 @@ class Rig:
 
     def split(self, photos: int, dice: int = 0, seed: int = 1) -> tuple[list[str], list[str]]:
         """At least ``photos`` photos holding at least ``dice`` labelled dice, chosen at
-        random (by ``seed``), and the rest. Augmented
-        copies of a photo stay on one side: Roboflow's exports name them alike up to
-        ``_jpg`` (a rig whose photos all share that name, as ``single-grey``'s ``i_jpg-…``
-        do, has no copies to keep together)."""
+        random (by ``seed``), and the rest. Augmented copies of a photo stay on one side:
+        Roboflow's exports name them alike up to ``_jpg`` (a rig whose photos all share that
+        name, as ``single-grey``'s ``i_jpg-…`` do, has no copies to keep together)."""
         groups: dict[str, list[str]] = {}
         for name in self.photos():
             groups.setdefault(re.split(r"_jpg|\.", name)[0], []).append(name)

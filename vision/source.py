@@ -42,7 +42,8 @@ class CameraDiceSource:
         self.gate = gate or MotionGate()
         self.read_frames = read_frames
         # The rig's calibration (tray, die size, colours, adapted classifier) when
-        # `python -m vision calibrate` wrote one where the companion was started.
+        # `python -m vision calibrate` wrote one: $VISION_CALIBRATION, else where the
+        # companion was started.
         self._read = read or (reader or DiceReader(Calibration.of_this_rig())).read
         self.source = f"camera:{camera.name}:{owner}"
         self.roll = 0

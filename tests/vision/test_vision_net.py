@@ -380,6 +380,27 @@ def test_each_rig_is_read_by_networks_trained_on_the_others_only(photos) -> None
         assert set(rig_sizes(others)) == {r.name for r in rigs} - {held.name}
 
 
+def test_a_rig_is_split_with_each_photo_and_its_copies_on_one_side(tmp_path) -> None:
+    # Roboflow names augmented copies alike up to _jpg: they go together, never one copy on
+    # each side of a split; a rig whose photos all share that name is split photo by photo.
+    die = {"value": 3, "box": [0, 0, 10, 10]}
+    copies = tmp_path / "copies"
+    copies.mkdir()
+    names = [f"photo{i}_jpg-{c}.jpg" for i in range(6) for c in "abc"]
+    (copies / "labels.json").write_text(json.dumps({n: [die] * (1 + n.count("5")) for n in names}))
+    chosen, rest = Rig(copies).split(4)
+    assert sorted(chosen + rest) == sorted(names) and not set(chosen) & set(rest)
+    assert len(chosen) == 6 and len({n.split("_jpg")[0] for n in chosen}) == 2
+    assert Rig(copies).split(4) == (chosen, rest)  # the same every time (seed 1)
+    # Enough photos but too few dice: more photos are taken until the dice are there.
+    many, _ = Rig(copies).split(4, dice=20)
+    assert sum(1 + n.count("5") for n in many) >= 20
+    alike = tmp_path / "alike"
+    alike.mkdir()
+    (alike / "labels.json").write_text(json.dumps({f"i_jpg-{k}.jpg": [die] for k in range(9)}))
+    assert len(Rig(alike).split(4)[0]) == 4
+
+
 def _found(centre: tuple[float, float], size: float, face: int, p: float) -> NetDie:
     probabilities = np.full(8, (1 - p) / 7)
     probabilities[face - 1] = p
