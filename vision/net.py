@@ -52,9 +52,9 @@ MIN_VALUE = 0.5
 # fewer phantoms (6.5% against 8.8%), but on pxl-tray's test photos a green 4 dropped left
 # its side face to be read as a 6 in its place. The classifier adapted to a rig
 # (vision.adapt) reads more dice right, and is less sure that a phantom is not a die: held
-# out, dropping from 0.5 it read 1.9 points more phantoms pooled than the trained one, from
-# 0.4 (NOT_A_DIE_FROM_ADAPTED) 0.5 fewer, for 0.3 points of the dice it read right
-# (docs/vision.md, *The face classifier adapted at calibration*).
+# out (adapted all the way, BLEND 1), dropping from 0.5 it read 1.9 points more phantoms
+# pooled than the trained one, from 0.4 (NOT_A_DIE_FROM_ADAPTED) 0.5 fewer, for 0.3 points
+# of the dice it read right (docs/vision.md, *The face classifier adapted at calibration*).
 NOT_A_DIE_FROM = 0.5
 NOT_A_DIE_FROM_ADAPTED = 0.4
 # Each die is classified this many times, turned by a quarter each time (and mirrored past

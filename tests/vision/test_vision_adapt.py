@@ -14,6 +14,7 @@ import onnx
 import pytest
 
 from vision.adapt import (
+    BLEND,
     FACES,
     MIN_DICE,
     STATISTICS,
@@ -59,11 +60,24 @@ def test_the_shipped_statistics_are_those_of_the_shipped_classifier() -> None:
     assert all(len(m) == len(s) > 0 and (s > 0).all() for m, s in source.values())
 
 
-def test_each_layer_is_matched_to_its_training_statistics_on_the_rig(dim_rig) -> None:
+def test_each_layer_is_matched_to_its_training_statistics_on_the_rig(dim_rig, monkeypatch) -> None:
     inputs, dice = rig_crops(_photos(dim_rig))
     assert dice >= MIN_DICE
     source = statistics(MODELS)
     before = onnx.load(str(MODELS / FACES))
+    # As shipped, the first layer's spread is moved BLEND of the way from the rig's to the
+    # training's: the rig's taken as BLEND of itself and the rest of the training's.
+    shipped = onnx.load_from_string(adapt(MODELS, inputs))
+    first = _layers(before)[0]
+    train_sd = source[first.name][1]
+    rig_sd = _layer_statistics(before, first, inputs)[1]
+    sd = _layer_statistics(shipped, _layers(shipped)[0], inputs)[1]
+    assert 0 < BLEND < 1
+    assert sd == pytest.approx(
+        rig_sd * train_sd / (BLEND * rig_sd + (1 - BLEND) * train_sd), rel=0.01
+    )
+    # Moved all the way, each layer is matched to the training statistics.
+    monkeypatch.setattr("vision.adapt.BLEND", 1.0)
     after = onnx.load_from_string(adapt(MODELS, inputs))
     for shipped, adapted in zip(_layers(before), _layers(after), strict=True):
         train_mean, train_sd = source[shipped.name]
