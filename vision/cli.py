@@ -29,6 +29,7 @@ from vision.draw import annotate, mistake_sheet
 from vision.evaluation import evaluate
 from vision.pips import warp_die
 from vision.reader import ClassicReader, DiceReader
+from vision.still import MotionGate
 
 
 def _reader(args: argparse.Namespace) -> DiceReader:
@@ -145,6 +146,9 @@ def _ask(prompt: str, interactive: bool) -> None:
         print(prompt)
 
 
+LIVE_SKIP = 5  # frames a live camera is read before the one taken, for its exposure
+
+
 def _grab(camera: FrameSource, what: str, skip: int) -> np.ndarray:
     """One frame; live cameras get ``skip`` frames first so exposure catches up."""
     frame = None
@@ -212,24 +216,56 @@ def _check_die_size(outlined: list[float], read: list[float], say: Callable[[str
         )
 
 
+# A live camera waits this many frames for a roll to start and settle (two minutes at 30
+# frames a second) before calibrate stops taking rolls.
+ROLL_WAIT_FRAMES = 3600
+
+
+def _grab_roll(camera: FrameSource, what: str) -> np.ndarray:
+    """A live camera's frame once the dice have moved and then settled (vision.still): the
+    player just rolls, and the picture is taken when the dice stop."""
+    gate = MotionGate()
+    gate.update(_grab(camera, what, 0))  # what lies there now: the last roll, or a hand
+    moved = False
+    for _ in range(ROLL_WAIT_FRAMES):
+        frame = _grab(camera, what, 0)
+        still = gate.update(frame)
+        moved = moved or gate.still_for == 0
+        if moved and still:
+            return frame
+    raise CameraError(f"no roll seen for {what} in {ROLL_WAIT_FRAMES} frames")
+
+
 def _adapt(
     cal: Calibration,
     camera: FrameSource,
     rolls: int,
     interactive: bool,
-    skip: int,
+    live: bool,
     say: Callable[[str], None],
     step: int,
 ) -> None:
-    """The last step: photos of ``rolls`` rolls (fewer when a folder of pictures runs out),
-    the face classifier adapted to the rig from them (:mod:`vision.adapt`)."""
+    """The last step: photos of ``rolls`` rolls (fewer when a folder of pictures runs out, or
+    when a live camera sees no roll for a while), the face classifier adapted to the rig from
+    them (:mod:`vision.adapt`). A live camera takes each roll's picture when its dice stop."""
     frames: list[np.ndarray] = []
+    if live:
+        _ask(
+            f"Step {step}: roll all the dice into the tray {rolls} times, letting them stop "
+            "each time (a picture is taken when they do).",
+            interactive,
+        )
     for i in range(1, rolls + 1):
-        _ask(f"Step {step}, roll {i} of {rolls}: roll all the dice into the tray.", interactive)
+        if not live:
+            _ask(f"Step {step}, roll {i} of {rolls}: roll all the dice into the tray.", interactive)
         try:
-            frames.append(_grab(camera, f"roll {i}", skip))
+            frames.append(
+                _grab_roll(camera, f"roll {i}") if live else _grab(camera, f"roll {i}", 0)
+            )
         except CameraError:
             break
+        if live:
+            say(f"  roll {i} of {rolls}: taken")
     if not frames:
         say("  no pictures of rolls: the face classifier is used as shipped, not adapted")
         return
@@ -245,16 +281,18 @@ def calibrate(
     camera: FrameSource,
     families: Sequence[str],
     interactive: bool,
-    skip: int = 0,
+    live: bool = False,
     say: Callable[[str], None] = print,
     tray_spec: str = "auto",
     rolls: int = ROLLS,
 ) -> Calibration:
     """The guided setup: an empty tray (and where the tray is), then each family's dice in
     turn (their colour and size), then ``rolls`` rolls to adapt the face classifier to the
-    rig's light and dice."""
+    rig's light and dice. A ``live`` camera (not a folder of pictures) is read a few frames
+    before each picture, for its exposure, and takes each roll when its dice stop."""
     cal = Calibration()
     _ask("Step 1: clear the tray completely (no dice, no hands).", interactive)
+    skip = LIVE_SKIP if live else 0
     empty = _grab(camera, "the empty tray", skip)
     leftovers = DiceReader().read(empty)
     cal.set_empty_tray(empty)
@@ -293,7 +331,7 @@ def calibrate(
     cal.palette = calibrate_palette(samples)
     cal.camera = dict(getattr(camera, "controls", {}) or {})
     if rolls:
-        _adapt(cal, camera, rolls, interactive, skip, say, len(families) + 2)
+        _adapt(cal, camera, rolls, interactive, live, say, len(families) + 2)
     return cal
 
 
@@ -312,7 +350,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             camera,
             families,
             interactive,
-            skip=5 if live else 0,
+            live=live,
             tray_spec=args.tray,
             rolls=args.rolls,
         )

@@ -7,11 +7,13 @@ import shutil
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from vision.baseline import read_baseline
 from vision.calibration import Calibration, CalibrationError
-from vision.cli import _check_die_size, main
+from vision.cameras import CameraError
+from vision.cli import LIVE_SKIP, _check_die_size, _grab_roll, calibrate, main
 from vision.colour import NAMED_COLOURS, check_families, group_by_colour
 from vision.draw import TILE
 from vision.evaluation import match, wilson
@@ -244,6 +246,64 @@ def test_calibrate_adapts_the_classifier_to_the_rolls_after_the_families(
     assert main([*argv[:-1], "0"]) == 0
     assert "roll" not in capsys.readouterr().out
     assert Calibration.load(out).faces is None
+
+
+class _Frames:
+    """A live camera's frames, in order (None once they run out)."""
+
+    def __init__(self, frames: list) -> None:
+        self.frames = list(frames)
+        self.name = "fake"
+
+    def read(self):  # type: ignore[no-untyped-def]
+        return self.frames.pop(0) if self.frames else None
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_live_camera_takes_a_roll_when_its_dice_stop(synth, monkeypatch) -> None:
+    red = (40, 40, 200)
+
+    def tray(at: tuple[int, int], value: int):  # type: ignore[no-untyped-def]
+        img = synth.mat()
+        synth.draw_die(img, at, value, body=red)
+        return synth.blur(img)
+
+    last, new = tray((80, 80), 2), tray((220, 200), 5)
+    rolling = [tray((100 + 30 * i, 120 + 20 * i), 1 + i) for i in range(3)]
+    # The last roll still lies there, then the dice tumble, then they stop: the picture is
+    # of the new roll, once it has been still for a few frames.
+    camera = _Frames([last, last, last, last, *rolling, new, new, new, new, new])
+    taken = _grab_roll(camera, "roll 1")
+    assert np.array_equal(taken, new) and len(camera.frames) == 1
+    # Nothing moves: no roll is taken, however long it stays still.
+    monkeypatch.setattr("vision.cli.ROLL_WAIT_FRAMES", 20)
+    with pytest.raises(CameraError, match="no roll seen"):
+        _grab_roll(_Frames([last] * 40), "roll 2")
+
+
+def test_calibrate_with_a_live_camera_takes_the_rolls_as_they_settle(synth) -> None:
+    red = (40, 40, 200)
+
+    def tray(dice: list) -> np.ndarray:  # type: ignore[type-arg]
+        img = synth.mat()
+        for at, value in dice:
+            synth.draw_die(img, at, value, body=red)
+        return synth.blur(img)
+
+    places = [(60, 60), (160, 60), (260, 60), (60, 200), (160, 200), (260, 200)]
+    rolls = [tray([(at, (r + i) % 6 + 1) for i, at in enumerate(places)]) for r in range(6)]
+    frames = [tray([])] * (LIVE_SKIP + 1) + [tray([((80, 80), 2), ((200, 200), 5)])] * (
+        LIVE_SKIP + 1
+    )
+    for roll in rolls:  # each roll: the dice tumble, then lie still
+        frames += [tray([((90 + 40 * i, 150), 3)]) for i in range(3)] + [roll] * 4
+    said: list[str] = []
+    cal = calibrate(_Frames(frames), ["red"], False, live=True, say=said.append, rolls=8)
+    # Six rolls were made before the camera ran out of frames: taken as they settled.
+    assert [s for s in said if "taken" in s] == [f"  roll {i} of 8: taken" for i in range(1, 7)]
+    assert "from 36 dice on 6 rolls" in said[-1] and cal.faces_from is not None
 
 
 def test_calibrate_takes_the_tray_drawn_by_hand(synth, tmp_path, capsys) -> None:
