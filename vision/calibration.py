@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,9 +40,17 @@ DEFAULT = Path("vision-calibration.json")
 ENVIRONMENT = "VISION_CALIBRATION"
 
 
-def default_path() -> Path:
-    """The rig's calibration file: :data:`ENVIRONMENT` if set, else :data:`DEFAULT`."""
-    return Path(os.environ.get(ENVIRONMENT) or DEFAULT)
+def default_path(owner: str | None = None) -> Path:
+    """The rig's calibration file: :data:`ENVIRONMENT` if set, else :data:`DEFAULT`; with an
+    ``owner`` (whose dice a camera sees: a family's colour, a player, ``table``), that file
+    with the owner in its name (``vision-calibration-red.json``), since each camera behind a
+    screen is a rig of its own, when there is one."""
+    path = Path(os.environ.get(ENVIRONMENT) or DEFAULT)
+    if owner:
+        own = path.with_name(f"{path.stem}-{re.sub(r'[^A-Za-z0-9_-]+', '_', owner)}{path.suffix}")
+        if own.exists():
+            return own
+    return path
 
 
 class CalibrationError(ValueError):
@@ -99,9 +108,10 @@ class Calibration:
         path.write_text(json.dumps(data, indent=2) + "\n")
 
     @classmethod
-    def of_this_rig(cls) -> Calibration:
-        """The calibration at :func:`default_path` when there is one, else an empty one."""
-        path = default_path()
+    def of_this_rig(cls, owner: str | None = None) -> Calibration:
+        """The calibration at :func:`default_path` (``owner``'s camera's, else the one for
+        all cameras) when there is one, else an empty one."""
+        path = default_path(owner)
         return cls.load(path) if path.exists() else cls()
 
     @classmethod

@@ -43,8 +43,8 @@ class CameraDiceSource:
         self.read_frames = read_frames
         # The rig's calibration (tray, die size, colours, adapted classifier) when
         # `python -m vision calibrate` wrote one: $VISION_CALIBRATION, else where the
-        # companion was started.
-        self._read = read or (reader or DiceReader(Calibration.of_this_rig())).read
+        # companion was started; this owner's camera's own when there is one.
+        self._read = read or (reader or DiceReader(Calibration.of_this_rig(owner))).read
         self.source = f"camera:{camera.name}:{owner}"
         self.roll = 0
         self._settled = False

@@ -121,3 +121,8 @@ def test_camera_source_reads_with_the_rig_calibration_where_it_was_started(
     Calibration(tray=[[0.5, 0], [1, 0], [1, 1], [0.5, 1]]).save(elsewhere)
     monkeypatch.setenv(ENVIRONMENT, str(elsewhere))
     assert read() == [(DieState.SETTLED, 4)]
+    # One camera per screen: the red family's camera has its own calibration beside it.
+    Calibration(tray=[[0, 0], [0.5, 0], [0.5, 1], [0, 1]]).save(elsewhere.with_name("rig-red.json"))
+    red = CameraDiceSource(FolderSource(shots), owner="red", gate=MotionGate(still_frames=2))
+    assert list(red.readings()) == []
+    assert read() == [(DieState.SETTLED, 4)]  # the table's camera: still the rig's
