@@ -28,6 +28,16 @@ def write_tray(synth, path: Path, dice: list[tuple[tuple[int, int], int, tuple]]
     return path
 
 
+def red_family_shots(synth, tmp_path: Path) -> Path:
+    """A folder camera's first pictures for calibrate: the empty tray, then two red dice."""
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    cv2.imwrite(str(shots / "0-empty.png"), synth.blur(synth.mat()))
+    red = (40, 40, 200)
+    write_tray(synth, shots / "1-red.png", [((80, 80), 2, red), ((200, 200), 5, red)])
+    return shots
+
+
 def test_read_prints_json_with_value_box_colour_confidence(
     dataset, labels, tmp_path, capsys
 ) -> None:
@@ -179,12 +189,7 @@ def test_baseline_reads_a_plain_white_die(synth) -> None:
 def test_calibrate_from_a_folder_learns_size_colours_and_empty_tray(
     synth, tmp_path, capsys
 ) -> None:
-    shots = tmp_path / "shots"
-    shots.mkdir()
-    cv2.imwrite(str(shots / "0-empty.png"), synth.blur(synth.mat()))
-    write_tray(
-        synth, shots / "1-red.png", [((80, 80), 2, (40, 40, 200)), ((200, 200), 5, (40, 40, 200))]
-    )
+    shots = red_family_shots(synth, tmp_path)
     write_tray(synth, shots / "2-blue.png", [((90, 200), 3, (200, 80, 30))])
     out = tmp_path / "cal.json"
     assert (
@@ -219,11 +224,8 @@ def test_calibrate_from_a_folder_learns_size_colours_and_empty_tray(
 def test_calibrate_adapts_the_classifier_to_the_rolls_after_the_families(
     synth, tmp_path, capsys
 ) -> None:
-    shots = tmp_path / "shots"
-    shots.mkdir()
-    cv2.imwrite(str(shots / "0-empty.png"), synth.blur(synth.mat()))
+    shots = red_family_shots(synth, tmp_path)
     red = (40, 40, 200)
-    write_tray(synth, shots / "1-red.png", [((80, 80), 2, red), ((200, 200), 5, red)])
     places = [(60, 60), (160, 60), (260, 60), (60, 200), (160, 200), (260, 200)]
     for roll in range(6):
         write_tray(
