@@ -22,8 +22,10 @@ of ``pxl-tray`` enlarged to 4032×3024, dice ~300 px).
 
 A second table is the rig's calibration as ``python -m vision calibrate`` makes it: the face
 classifier adapted to the rig (:mod:`vision.adapt`) from ten of its photos or more, holding
-fifty dice or more, as ten rolls would (their labels unused), and the rig's other photos read
-by the fold as trained and as adapted, so no photo is both adapted on and scored.
+fifty dice or more, as ten rolls would (their labels unused but for how many dice each
+holds, which calibrate knows from the dice shown: the detector's threshold is chosen from
+it), and the rig's other photos read by the fold as trained and as adapted, so no photo is
+both adapted on and scored.
 
 Training needs PyTorch (``--python`` names an interpreter with it). A fold's networks are
 cached in ``--models`` (default ``build/vision-rigs/<rig>/``) and reused when their record
@@ -233,7 +235,8 @@ def adapted(model: Path, held: Rig, others: list[Rig]) -> tuple[int, Score, Scor
         assert photo is not None, name
         photos.append(photo)
     cal = Calibration()
-    adapt_calibration(cal, photos, model)
+    labels = held.labels()
+    adapt_calibration(cal, photos, model, dice=[len(labels[n]) for n in chosen])
     return (
         len(chosen),
         evaluate(held.folder, DiceReader(models=model).read, names=rest),
@@ -524,7 +527,8 @@ def main() -> int:
     print(
         f"Adapted to each rig as `python -m vision calibrate` adapts it: the face classifier "
         f"matched to {ROLLS} or more of the rig's photos holding {ROLLED_DICE} dice or more "
-        "(no labels; augmented copies kept together), then the rig's other photos read as "
+        "and the detector's threshold chosen by how many dice each holds (no other label; "
+        "augmented copies kept together), then the rig's other photos read as "
         "trained, as adapted, and as adapted with each photo's die size given (right / wrong "
         "/ unsure / missed / phantom, % of dice):"
     )

@@ -7,9 +7,11 @@ mean and spread on the training crops (AdaBN: Li et al., "Revisiting batch norma
 for practical domain adaptation", 2016) needs only the crops the reader cuts from the rig's
 own photos, whatever their faces. Held out, adapted on ten photos of each rig (fifty dice or
 more) and read on the rest, the five rigs' dice were read 60.2% right against 58.3%, with
-fewer wrong and fewer phantoms (docs/vision.md, *The face classifier adapted at
-calibration*). An adapted classifier is less sure that a phantom is not a die, and the
-reader drops its finds from less (:data:`vision.net.NOT_A_DIE_FROM_ADAPTED`).
+fewer wrong and fewer phantoms; with the detector's threshold chosen from the same photos
+too (:func:`pick_min_heat`, when how many dice each holds is known), 62.0% (docs/vision.md,
+*The face classifier adapted at calibration*). An adapted classifier is less sure that a
+phantom is not a die, and the reader drops its finds from less
+(:data:`vision.net.NOT_A_DIE_FROM_ADAPTED`).
 
 It is done in place on the 8-bit classifier the reader runs: a convolution's output is
 ``scale_w · (W_q * x) + b`` per output channel, so multiplying its weight scale by
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +40,7 @@ import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 
 from vision.calibration import Calibration, fingerprint
-from vision.net import MODELS, DieNet
+from vision.net import MIN_HEAT, MODELS, DieNet
 from vision.quantize import Recording, float_networks
 from vision.rigs import Rig
 
@@ -56,6 +59,11 @@ _ADAPTED = "/body/"  # the convolutions adapted (by ONNX node name): all but the
 # 8.1, 0.6 60.0 / 2.4 / 7.9, against 58.3 / 2.8 / 8.8 unadapted; 0.8 is the most read right
 # with fewer wrong than unadapted (chosen on these five rigs: rigs never seen will tell).
 BLEND = 0.8
+# The detector thresholds a calibration chooses from (vision.net.MIN_HEAT the highest): held
+# out, with the adapted classifier, box-gray read 86.5% of its dice right from 0.2 against
+# 79.7% from 0.3, pxl-tray 57.8% against 51.5% but with 34.7% phantoms against 8.4%, and
+# dice-photos fewer: only the rig's own rolls can say (pick_min_heat).
+HEATS = (0.15, 0.2, 0.25, MIN_HEAT)
 
 
 class AdaptError(ValueError):
@@ -202,18 +210,44 @@ def adapt(models: Path, inputs: Sequence[np.ndarray]) -> bytes:
     return out
 
 
+def pick_min_heat(
+    calibration: Calibration,
+    photos: Sequence[np.ndarray],
+    dice: Sequence[int],
+    models: Path = MODELS,
+) -> float:
+    """The detector threshold of :data:`HEATS` at which the reader (with ``calibration``, its
+    adapted classifier included) finds on ``photos`` most nearly the ``dice`` each holds, the
+    higher on a tie: a rig whose dice the detector is less sure of is read from lower."""
+    from vision.reader import DiceReader  # the reader runs what this module makes
+
+    off = {}
+    for heat in HEATS:
+        reader = DiceReader(replace(calibration, min_heat=heat), models=models)
+        off[heat] = sum(abs(len(reader.read(p)) - n) for p, n in zip(photos, dice, strict=True))
+    return min(HEATS, key=lambda heat: (off[heat], -heat))
+
+
 def adapt_calibration(
-    calibration: Calibration, photos: Iterable[np.ndarray], models: Path = MODELS
+    calibration: Calibration,
+    photos: Sequence[np.ndarray],
+    models: Path = MODELS,
+    dice: Sequence[int] | None = None,
 ) -> int:
     """Adapt the classifier in ``models`` to the rig of ``photos`` (read with the
-    calibration's die size and tray) and keep it in ``calibration``; the dice found on them.
-    Refused when they are too few to measure the rig by."""
-    inputs, dice = rig_crops(photos, calibration, models)
-    if dice < MIN_DICE:
+    calibration's die size and tray) and keep it in ``calibration``, with the detector's
+    threshold for the rig when how many ``dice`` each photo holds is known
+    (:func:`pick_min_heat`); the dice found on them. Refused when they are too few to
+    measure the rig by."""
+    inputs, found = rig_crops(photos, calibration, models)
+    if found < MIN_DICE:
         raise AdaptError(
-            f"only {dice} dice found on the photos; at least {MIN_DICE} are needed to adapt "
+            f"only {found} dice found on the photos; at least {MIN_DICE} are needed to adapt "
             "the classifier to the rig: take more photos of rolls, all the dice in view"
         )
     model = adapt(models, inputs)
     calibration.set_faces(model, fingerprint((Path(models) / FACES).read_bytes()))
-    return dice
+    calibration.min_heat = None
+    if dice is not None:
+        calibration.min_heat = pick_min_heat(calibration, photos, dice, models)
+    return found

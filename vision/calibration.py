@@ -9,7 +9,9 @@ family's dice colour, ``camera`` keeps the locked exposure and white balance so 
 colours stay what the palette learnt, and ``faces`` is the face classifier adapted to the
 rig from photos of rolls (:mod:`vision.adapt`, an ONNX file beside the calibration), made
 from the classifier ``faces_from`` names (its fingerprint): the reader uses it only with
-that classifier, so new networks are never paired with an old adaptation.
+that classifier, so new networks are never paired with an old adaptation; ``min_heat`` is
+the detector's threshold chosen for the rig from the same rolls (its dice may peak lower
+than those of the rigs it learnt).
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ class Calibration:
     camera: dict[str, Any] = field(default_factory=dict)
     faces: str | None = None
     faces_from: str | None = None
+    min_heat: float | None = None
     _empty_lab: np.ndarray | None = field(default=None, repr=False, compare=False)
     _faces: bytes | None = field(default=None, repr=False, compare=False)
 
@@ -134,12 +137,18 @@ class Calibration:
             "camera",
             "faces",
             "faces_from",
+            "min_heat",
         }
         if unknown:
             raise CalibrationError(f"{path}: unknown keys {sorted(unknown)}")
         die_px = data.get("die_px")
         if die_px is not None and not (isinstance(die_px, int | float) and 5 <= die_px <= 1000):
             raise CalibrationError(f"{path}: die_px must be a size in pixels, got {die_px!r}")
+        min_heat = data.get("min_heat")
+        if min_heat is not None and not (isinstance(min_heat, int | float) and 0 < min_heat < 1):
+            raise CalibrationError(
+                f"{path}: min_heat must be a detector threshold between 0 and 1, got {min_heat!r}"
+            )
         try:
             tray = check(data["tray"]) if data.get("tray") is not None else None
         except (TrayError, TypeError, ValueError) as e:
@@ -152,6 +161,7 @@ class Calibration:
             camera=dict(data.get("camera", {})),
             faces=data.get("faces"),
             faces_from=data.get("faces_from"),
+            min_heat=min_heat,
         )
         if cal.empty_tray:
             image = cv2.imread(str(path.parent / cal.empty_tray))

@@ -5,7 +5,7 @@ python -m vision evaluate DIR [--json] [--mistakes FILE] [--calibration FILE]
 python -m vision label DIR [--force] [--calibration FILE]
 python -m vision calibrate --camera SPEC [--families red,blue,...] [--tray auto|none|x,y ...]
                            [--rolls N] [--out FILE]
-python -m vision adapt PHOTO... [--calibration FILE]
+python -m vision adapt PHOTO... [--dice N] [--calibration FILE]
 """
 
 from __future__ import annotations
@@ -244,10 +244,12 @@ def _adapt(
     live: bool,
     say: Callable[[str], None],
     step: int,
+    dice: int,
 ) -> None:
-    """The last step: photos of ``rolls`` rolls (fewer when a folder of pictures runs out, or
-    when a live camera sees no roll for a while), the face classifier adapted to the rig from
-    them (:mod:`vision.adapt`). A live camera takes each roll's picture when its dice stop."""
+    """The last step: photos of ``rolls`` rolls of all ``dice`` (fewer rolls when a folder of
+    pictures runs out, or when a live camera sees no roll for a while), the face classifier
+    adapted to the rig from them and the detector's threshold chosen (:mod:`vision.adapt`).
+    A live camera takes each roll's picture when its dice stop."""
     frames: list[np.ndarray] = []
     if live:
         _ask(
@@ -270,11 +272,14 @@ def _adapt(
         say("  no pictures of rolls: the face classifier is used as shipped, not adapted")
         return
     try:
-        dice = adapt_calibration(cal, frames)
+        found = adapt_calibration(cal, frames, dice=[dice] * len(frames))
     except AdaptError as e:
         say(f"warning: {e}. The face classifier is used as shipped, not adapted.")
         return
-    say(f"  the face classifier adapted to this rig from {dice} dice on {len(frames)} rolls")
+    say(
+        f"  the face classifier adapted to this rig from {found} dice on {len(frames)} rolls; "
+        f"dice found from a heat of {cal.min_heat}"
+    )
 
 
 def calibrate(
@@ -308,6 +313,7 @@ def calibrate(
             "clear it and run calibrate again if that is right."
         )
     samples: dict[str, list[np.ndarray]] = {}
+    counted = 0  # the dice shown, all families: what each roll holds
     sizes: list[float] = []
     seen: list[float] = []
     for i, family in enumerate(families, start=2):
@@ -322,6 +328,7 @@ def calibrate(
                 + (" (and inside the tray: --tray)" if cal.tray else "")
             )
         samples[family] = [body_colour(warp_die(lab, d.rect)) for d in dice]
+        counted += len(dice)
         sizes += [float(np.sqrt(d.rect[1][0] * d.rect[1][1])) for d in dice]
         seen += [float(d.rect[1][0]) for d in reader.read(frame)]
         say(f"  {family}: {len(dice)} dice seen")
@@ -331,7 +338,7 @@ def calibrate(
     cal.palette = calibrate_palette(samples)
     cal.camera = dict(getattr(camera, "controls", {}) or {})
     if rolls:
-        _adapt(cal, camera, rolls, interactive, live, say, len(families) + 2)
+        _adapt(cal, camera, rolls, interactive, live, say, len(families) + 2, counted)
     return cal
 
 
@@ -390,14 +397,17 @@ def cmd_adapt(args: argparse.Namespace) -> int:
             return 2
         photos.append(image)
     try:
-        dice = adapt_calibration(cal, photos)
+        found = adapt_calibration(
+            cal, photos, dice=None if args.dice is None else [args.dice] * len(photos)
+        )
     except AdaptError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     cal.save(path)
+    heat = f"; dice found from a heat of {cal.min_heat}" if cal.min_heat else ""
     print(
-        f"Adapted the face classifier to this rig from {dice} dice on {len(photos)} photos; "
-        f"saved {path} (and {cal.faces}). Use it with --calibration {path}"
+        f"Adapted the face classifier to this rig from {found} dice on {len(photos)} photos"
+        f"{heat}; saved {path} (and {cal.faces}). Use it with --calibration {path}"
     )
     return 0
 
@@ -470,6 +480,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--calibration",
         default=str(default_path()),
         help="the rig's calibration: the adapted classifier is kept in it (made if missing)",
+    )
+    a.add_argument(
+        "--dice",
+        type=int,
+        metavar="N",
+        help="how many dice each photo holds: the detector's threshold is then chosen for "
+        "the rig too (the one at which the reader finds most nearly N on each)",
     )
     a.set_defaults(run=cmd_adapt)
     return p

@@ -25,7 +25,7 @@ import numpy as np
 from vision.calibration import Calibration, fingerprint
 from vision.colour import NAMED_COLOURS, body_colour, nearest_colour
 from vision.finding import Rect, find_dice
-from vision.net import MIN_VALUE, MODELS, VIEWS, DieNet, NetDie
+from vision.net import MIN_HEAT, MIN_VALUE, MODELS, VIEWS, DieNet, NetDie
 from vision.pips import read_pips, warp_die
 from vision.pose import die_side
 from vision.tray import contains
@@ -34,12 +34,14 @@ log = logging.getLogger(__name__)
 _NETS: dict[str, DieNet] = {}
 
 
-def _net(models: Path | str, views: int, faces: bytes | None = None) -> DieNet:
-    # One loaded pair of networks per folder (and adapted classifier): readers are cheap to
-    # make, networks are not.
-    key = f"{Path(models).resolve()}:{views}:{fingerprint(faces) if faces else ''}"
+def _net(
+    models: Path | str, views: int, faces: bytes | None = None, min_heat: float = MIN_HEAT
+) -> DieNet:
+    # One loaded pair of networks per folder (and adapted classifier and threshold): readers
+    # are cheap to make, networks are not.
+    key = f"{Path(models).resolve()}:{views}:{fingerprint(faces) if faces else ''}:{min_heat}"
     if key not in _NETS:
-        _NETS[key] = DieNet(models, views=views, faces=faces)
+        _NETS[key] = DieNet(models, min_heat=min_heat, views=views, faces=faces)
     return _NETS[key]
 
 
@@ -107,7 +109,8 @@ class DiceReader:
         """Every die on a BGR picture, in reading order (top to bottom, left to right)."""
         _check_picture(bgr)
         cal = self.calibration
-        net_dice = _net(self.models, self.views, self.faces).find(bgr, cal.die_px, cal.tray)
+        net = _net(self.models, self.views, self.faces, cal.min_heat or MIN_HEAT)
+        net_dice = net.find(bgr, cal.die_px, cal.tray)
         palette = cal.palette or NAMED_COLOURS
         found = []
         lab_middles = _middles_lab(bgr, net_dice)

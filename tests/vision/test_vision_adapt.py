@@ -16,6 +16,7 @@ import pytest
 from vision.adapt import (
     BLEND,
     FACES,
+    HEATS,
     MIN_DICE,
     STATISTICS,
     AdaptError,
@@ -29,7 +30,7 @@ from vision.adapt import (
 from vision.calibration import Calibration, CalibrationError, fingerprint
 from vision.cli import main
 from vision.evaluation import evaluate
-from vision.net import MODELS, NOT_A_DIE_FROM, NOT_A_DIE_FROM_ADAPTED, VIEWS
+from vision.net import MIN_HEAT, MODELS, NOT_A_DIE_FROM, NOT_A_DIE_FROM_ADAPTED, VIEWS
 from vision.reader import DiceReader, _net
 
 
@@ -99,6 +100,37 @@ def test_adapted_to_a_dim_rig_it_reads_more_of_its_dice_right(dim_rig) -> None:
     assert adapted.wrong <= as_trained.wrong and adapted.phantom <= as_trained.phantom
 
 
+def test_knowing_the_dice_on_each_roll_lowers_the_threshold_for_a_dim_rig(dim_rig) -> None:
+    # The dim rig's dice peak lower: the threshold at which the reader finds as many dice as
+    # the rolls hold is lower, and from it more dice are read right (none more wrong).
+    labels = json.loads((dim_rig / "labels.json").read_text())
+    names = sorted(labels)
+    photos = [cv2.imread(str(dim_rig / n)) for n in names]
+    cal = Calibration()
+    adapt_calibration(cal, photos, dice=[len(labels[n]) for n in names])
+    assert cal.min_heat is not None and cal.min_heat in HEATS and cal.min_heat < MIN_HEAT
+    adapted = Calibration()
+    adapted.set_faces(cal.adapted_faces(cal.faces_from or ""), cal.faces_from or "")
+    from_default = evaluate(dim_rig, DiceReader(adapted).read)
+    from_picked = evaluate(dim_rig, DiceReader(cal).read)
+    assert from_picked.right > from_default.right
+    assert from_picked.wrong <= from_default.wrong and from_picked.phantom <= from_default.phantom
+    # Without the dice known, no threshold is chosen (and an old one is not kept).
+    adapt_calibration(cal, photos)
+    assert cal.min_heat is None
+
+
+def test_a_calibrated_threshold_is_kept_and_read_from(dim_rig, tmp_path) -> None:
+    path = tmp_path / "rig.json"
+    Calibration(min_heat=0.15).save(path)
+    assert Calibration.load(path).min_heat == 0.15
+    photo = _photos(dim_rig)[0]
+    assert len(DiceReader(Calibration.load(path)).read(photo)) > len(DiceReader().read(photo))
+    path.write_text(json.dumps({"min_heat": 3}))
+    with pytest.raises(CalibrationError, match="between 0 and 1"):
+        Calibration.load(path)
+
+
 def test_too_few_dice_are_refused_and_the_calibration_kept(photos) -> None:
     cal = Calibration(die_px=30.0)
     empty = np.full((480, 640, 3), 90, np.uint8)
@@ -161,6 +193,10 @@ def test_adapt_command_keeps_the_rig_calibration_and_read_uses_it(dim_rig, tmp_p
     assert cal.die_px == 40.0 and cal.faces == "rig-faces.onnx"
     assert main(["read", shots[0], "--json", "--calibration", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)[shots[0]]
+    assert cal.min_heat is None  # how many dice each photo holds was not said
+    assert main(["adapt", *shots, "--dice", "10", "--calibration", str(path)]) == 0
+    assert "dice found from a heat of" in capsys.readouterr().out
+    assert Calibration.load(path).min_heat in HEATS
     # Too few dice: a clear error, and the calibration as it was.
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((240, 320, 3), 80, np.uint8))

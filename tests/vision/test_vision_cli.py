@@ -17,6 +17,7 @@ from vision.cli import LIVE_SKIP, _check_die_size, _grab_roll, calibrate, main
 from vision.colour import NAMED_COLOURS, check_families, group_by_colour
 from vision.draw import TILE
 from vision.evaluation import match, wilson
+from vision.net import MIN_HEAT
 from vision.tray import contains
 
 
@@ -227,6 +228,8 @@ def test_calibrate_adapts_the_classifier_to_the_rolls_after_the_families(
     shots = red_family_shots(synth, tmp_path)
     red = (40, 40, 200)
     places = [(60, 60), (160, 60), (260, 60), (60, 200), (160, 200), (260, 200)]
+    # The family's six dice shown apart, then rolled.
+    write_tray(synth, shots / "1-red.png", [(at, i + 1, red) for i, at in enumerate(places)])
     for roll in range(6):
         write_tray(
             synth,
@@ -241,6 +244,8 @@ def test_calibrate_adapts_the_classifier_to_the_rolls_after_the_families(
     assert "Step 3, roll 7 of 10" in said and "from 36 dice on 6 rolls" in said
     cal = Calibration.load(out)
     assert cal.faces == "cal-faces.onnx" and (tmp_path / "cal-faces.onnx").exists()
+    # Each roll held the six dice shown, and the default threshold finds them all: kept.
+    assert cal.min_heat == MIN_HEAT
     pic = shots / "2-roll0.png"
     assert main(["read", str(pic), "--json", "--calibration", str(out)]) == 0
     assert [d["value"] for d in json.loads(capsys.readouterr().out)[str(pic)]] == [1, 2, 3, 4, 5, 6]
