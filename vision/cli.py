@@ -27,6 +27,7 @@ from vision.cameras import CameraError, FolderSource, FrameSource, open_camera
 from vision.colour import body_colour, calibrate_palette
 from vision.draw import annotate, mistake_sheet
 from vision.evaluation import evaluate
+from vision.net import MIN_HEAT
 from vision.pips import warp_die
 from vision.reader import ClassicReader, DiceReader
 from vision.still import MotionGate
@@ -278,7 +279,7 @@ def _adapt(
         return
     say(
         f"  the face classifier adapted to this rig from {found} dice on {len(frames)} rolls; "
-        f"dice found from a heat of {cal.min_heat}"
+        f"the detector's threshold for it {cal.min_heat} (as shipped {MIN_HEAT})"
     )
 
 
@@ -404,7 +405,11 @@ def cmd_adapt(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     cal.save(path)
-    heat = f"; dice found from a heat of {cal.min_heat}" if cal.min_heat else ""
+    heat = (
+        f"; the detector's threshold for it {cal.min_heat} (as shipped {MIN_HEAT})"
+        if cal.min_heat
+        else ""
+    )
     print(
         f"Adapted the face classifier to this rig from {found} dice on {len(photos)} photos"
         f"{heat}; saved {path} (and {cal.faces}). Use it with --calibration {path}"

@@ -195,7 +195,7 @@ def test_adapt_command_keeps_the_rig_calibration_and_read_uses_it(dim_rig, tmp_p
     assert json.loads(capsys.readouterr().out)[shots[0]]
     assert cal.min_heat is None  # how many dice each photo holds was not said
     assert main(["adapt", *shots, "--dice", "10", "--calibration", str(path)]) == 0
-    assert "dice found from a heat of" in capsys.readouterr().out
+    assert "the detector's threshold for it" in capsys.readouterr().out
     assert Calibration.load(path).min_heat in HEATS
     # Too few dice: a clear error, and the calibration as it was.
     blank = tmp_path / "blank.png"
