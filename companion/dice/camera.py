@@ -82,9 +82,14 @@ class CameraDice(PumpedSource):
     def __init__(self, camera: Frames, owner: str, read_dice: ReadDice) -> None:
         self.camera = _Stoppable(camera)
         self.owner = owner
+        try:  # made now, so a reader that cannot start (a broken calibration) stops serve
+            reader = read_dice(self.camera, owner)
+        except (RuntimeError, OSError, ValueError) as exc:
+            self.camera.close()
+            raise SourceError(str(exc)) from exc
         super().__init__(
             f"camera {camera.name} ({owner})",
-            lambda: read_dice(self.camera, owner).readings(),
+            reader.readings,
             needs=Need.CAMERA,
             close=self.camera.stopping.set,
         )

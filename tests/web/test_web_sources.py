@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -31,6 +32,43 @@ def test_a_camera_that_cannot_be_opened_is_a_clear_error(tmp_path):
     )
     assert done.returncode == 2
     assert "--camera /no/such=red: '/no/such' is not 'picam', a device number" in done.stderr
+
+
+def test_a_camera_whose_calibration_is_broken_is_a_clear_error_at_start(tmp_path):
+    # The rig's calibration is read when the camera is added, not later on a reader thread.
+    import cv2
+    import numpy as np
+
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    cv2.imwrite(str(shots / "frame.png"), np.full((120, 160, 3), 128, np.uint8))
+    broken = tmp_path / "vision-calibration.json"
+    broken.write_text('{"die_px": "big"}')
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "serve",
+            "--port",
+            "0",
+            "--host",
+            "127.0.0.1",
+            "--data",
+            str(tmp_path / "data"),
+            "--no-qr",
+            "--dice",
+            "phone",
+            "--camera",
+            f"{shots}=red",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=os.environ | {"VISION_CALIBRATION": str(broken)},
+    )
+    assert done.returncode == 2
+    assert f"--camera {shots}=red: {broken}: die_px must be a size in pixels" in done.stderr
 
 
 def test_serve_names_every_dice_source_for_the_registry():
