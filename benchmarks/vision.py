@@ -219,10 +219,11 @@ def read_calibrated(
 def adapted(model: Path, held: Rig, others: list[Rig]) -> tuple[int, Score, Score, Score]:
     """``held`` with the face classifier in ``model`` adapted to it as ``calibrate`` adapts
     it (:mod:`vision.adapt`, from :data:`ROLLS` of its photos or more, holding
-    :data:`ROLLED_DICE` dice; no labels used): how many photos it was adapted on, and the
-    rest read as trained, as adapted, and as adapted with each photo's die size given (the
-    whole calibration: :func:`given_size`). A fold made
-    before the adaptation existed gets its training statistics first, from ``others``."""
+    :data:`ROLLED_DICE` dice; of their labels only how many dice each holds, for the
+    detector's threshold): how many photos it was adapted on, and the rest read as trained,
+    as adapted, and as adapted with each photo's die size given (the whole calibration:
+    :func:`given_size`). A fold made before the adaptation existed gets its training
+    statistics first, from ``others``."""
     try:
         statistics(model)
     except AdaptError:
