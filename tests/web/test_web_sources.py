@@ -5,46 +5,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 
-def test_a_camera_that_cannot_be_opened_is_a_clear_error(tmp_path):
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "companion",
-            "serve",
-            "--port",
-            "0",
-            "--host",
-            "127.0.0.1",
-            "--data",
-            str(tmp_path),
-            "--no-qr",
-            "--dice",
-            "phone",
-            "--camera",
-            "/no/such=red",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 2
-    assert "--camera /no/such=red: '/no/such' is not 'picam', a device number" in done.stderr
-
-
-def test_a_camera_whose_calibration_is_broken_is_a_clear_error_at_start(tmp_path):
-    # The rig's calibration is read when the camera is added, not later on a reader thread.
-    import cv2
-    import numpy as np
-
-    shots = tmp_path / "shots"
-    shots.mkdir()
-    cv2.imwrite(str(shots / "frame.png"), np.full((120, 160, 3), 128, np.uint8))
-    broken = tmp_path / "vision-calibration.json"
-    broken.write_text('{"die_px": "big"}')
-    done = subprocess.run(
+def _serve_with_camera(
+    tmp_path: Path, camera: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``companion serve --camera CAMERA`` run to its end (which a good camera never reaches)."""
+    return subprocess.run(
         [
             sys.executable,
             "-m",
@@ -60,13 +28,32 @@ def test_a_camera_whose_calibration_is_broken_is_a_clear_error_at_start(tmp_path
             "--dice",
             "phone",
             "--camera",
-            f"{shots}=red",
+            camera,
         ],
         capture_output=True,
         text=True,
         timeout=60,
-        env=os.environ | {"VISION_CALIBRATION": str(broken)},
+        env=os.environ | (env or {}),
     )
+
+
+def test_a_camera_that_cannot_be_opened_is_a_clear_error(tmp_path):
+    done = _serve_with_camera(tmp_path, "/no/such=red")
+    assert done.returncode == 2
+    assert "--camera /no/such=red: '/no/such' is not 'picam', a device number" in done.stderr
+
+
+def test_a_camera_whose_calibration_is_broken_is_a_clear_error_at_start(tmp_path):
+    # The rig's calibration is read when the camera is added, not later on a reader thread.
+    import cv2
+    import numpy as np
+
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    cv2.imwrite(str(shots / "frame.png"), np.full((120, 160, 3), 128, np.uint8))
+    broken = tmp_path / "vision-calibration.json"
+    broken.write_text('{"die_px": "big"}')
+    done = _serve_with_camera(tmp_path, f"{shots}=red", {"VISION_CALIBRATION": str(broken)})
     assert done.returncode == 2
     assert f"--camera {shots}=red: {broken}: die_px must be a size in pixels" in done.stderr
 
