@@ -23,9 +23,9 @@ of ``pxl-tray`` enlarged to 4032×3024, dice ~300 px).
 A second table is the rig's calibration as ``python -m vision calibrate`` makes it: the face
 classifier adapted to the rig (:mod:`vision.adapt`) from ten of its photos or more, holding
 fifty dice or more, as ten rolls would (their labels unused but for how many dice each
-holds, which calibrate knows from the dice shown: the detector's threshold is chosen from
-it), and the rig's other photos read by the fold as trained and as adapted, so no photo is
-both adapted on and scored.
+holds, which calibrate knows from the dice shown: the detector's threshold and the "not a
+die" cut are chosen from it), and the rig's other photos read by the fold as trained and as
+adapted, so no photo is both adapted on and scored.
 
 Training needs PyTorch (``--python`` names an interpreter with it). A fold's networks are
 cached in ``--models`` (default ``build/vision-rigs/<rig>/``) and reused when their record
@@ -220,10 +220,10 @@ def adapted(model: Path, held: Rig, others: list[Rig]) -> tuple[int, Score, Scor
     """``held`` with the face classifier in ``model`` adapted to it as ``calibrate`` adapts
     it (:mod:`vision.adapt`, from :data:`ROLLS` of its photos or more, holding
     :data:`ROLLED_DICE` dice; of their labels only how many dice each holds, for the
-    detector's threshold): how many photos it was adapted on, and the rest read as trained,
-    as adapted, and as adapted with each photo's die size given (the whole calibration:
-    :func:`given_size`). A fold made before the adaptation existed gets its training
-    statistics first, from ``others``."""
+    detector's threshold and the "not a die" cut): how many photos it was adapted on, and
+    the rest read as trained, as adapted, and as adapted with each photo's die size given
+    (the whole calibration: :func:`given_size`). A fold made before the adaptation existed
+    gets its training statistics first, from ``others``."""
     try:
         statistics(model)
     except AdaptError:
@@ -528,7 +528,8 @@ def main() -> int:
     print(
         f"Adapted to each rig as `python -m vision calibrate` adapts it: the face classifier "
         f"matched to {ROLLS} or more of the rig's photos holding {ROLLED_DICE} dice or more "
-        "and the detector's threshold chosen by how many dice each holds (no other label; "
+        'and the detector\'s threshold and "not a die" cut chosen by how many dice each holds '
+        "(no other label; "
         "augmented copies kept together), then the rig's other photos read as "
         "trained, as adapted, and as adapted with each photo's die size given (right / wrong "
         "/ unsure / missed / phantom, % of dice):"

@@ -11,7 +11,9 @@ rig from photos of rolls (:mod:`vision.adapt`, an ONNX file beside the calibrati
 from the classifier ``faces_from`` names (its fingerprint): the reader uses it only with
 that classifier, so new networks are never paired with an old adaptation; ``min_heat`` is
 the detector's threshold chosen for the rig from the same rolls (its dice may peak lower
-than those of the rigs it learnt).
+than those of the rigs it learnt), and ``not_a_die_from`` how sure the adapted classifier
+must be that a find is no die to drop it, chosen with the threshold (used only with the
+adapted classifier).
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ class Calibration:
     faces: str | None = None
     faces_from: str | None = None
     min_heat: float | None = None
+    not_a_die_from: float | None = None
     _empty_lab: np.ndarray | None = field(default=None, repr=False, compare=False)
     _faces: bytes | None = field(default=None, repr=False, compare=False)
 
@@ -138,6 +141,7 @@ class Calibration:
             "faces",
             "faces_from",
             "min_heat",
+            "not_a_die_from",
         }
         if unknown:
             raise CalibrationError(f"{path}: unknown keys {sorted(unknown)}")
@@ -148,6 +152,11 @@ class Calibration:
         if min_heat is not None and not (isinstance(min_heat, int | float) and 0 < min_heat < 1):
             raise CalibrationError(
                 f"{path}: min_heat must be a detector threshold between 0 and 1, got {min_heat!r}"
+            )
+        cut = data.get("not_a_die_from")
+        if cut is not None and not (isinstance(cut, int | float) and 0 < cut <= 1):
+            raise CalibrationError(
+                f"{path}: not_a_die_from must be a probability between 0 and 1, got {cut!r}"
             )
         try:
             tray = check(data["tray"]) if data.get("tray") is not None else None
@@ -162,6 +171,7 @@ class Calibration:
             faces=data.get("faces"),
             faces_from=data.get("faces_from"),
             min_heat=min_heat,
+            not_a_die_from=cut,
         )
         if cal.empty_tray:
             image = cv2.imread(str(path.parent / cal.empty_tray))

@@ -27,7 +27,7 @@ from vision.cameras import CameraError, FolderSource, FrameSource, open_camera
 from vision.colour import body_colour, calibrate_palette
 from vision.draw import annotate, mistake_sheet
 from vision.evaluation import evaluate
-from vision.net import MIN_HEAT
+from vision.net import MIN_HEAT, NOT_A_DIE_FROM_ADAPTED
 from vision.pips import warp_die
 from vision.reader import ClassicReader, DiceReader
 from vision.still import MotionGate
@@ -279,7 +279,16 @@ def _adapt(
         return
     say(
         f"  the face classifier adapted to this rig from {found} dice on {len(frames)} rolls; "
-        f"the detector's threshold for it {cal.min_heat} (as shipped {MIN_HEAT})"
+        f"{_thresholds(cal)}"
+    )
+
+
+def _thresholds(cal: Calibration) -> str:
+    """What the rolls chose for the rig, beside what is shipped."""
+    return (
+        f"the detector's threshold for it {cal.min_heat} (as shipped {MIN_HEAT}), "
+        f'its finds dropped from {cal.not_a_die_from} "not a die" '
+        f"(as adapted by default {NOT_A_DIE_FROM_ADAPTED})"
     )
 
 
@@ -405,11 +414,7 @@ def cmd_adapt(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     cal.save(path)
-    heat = (
-        f"; the detector's threshold for it {cal.min_heat} (as shipped {MIN_HEAT})"
-        if cal.min_heat
-        else ""
-    )
+    heat = f"; {_thresholds(cal)}" if cal.min_heat else ""
     print(
         f"Adapted the face classifier to this rig from {found} dice on {len(photos)} photos"
         f"{heat}; saved {path} (and {cal.faces}). Use it with --calibration {path}"

@@ -260,14 +260,17 @@ class DieNet:
         min_heat: float = MIN_HEAT,
         views: int = VIEWS,
         faces: bytes | None = None,
+        not_a_die_from: float | None = None,
     ) -> None:
         models = Path(models)
         self.models = models
         self.detector = Detector(models / "dice_net.onnx", min_heat)
         self.faces = _session(models / "dice_faces.onnx" if faces is None else faces)
         self.views = views
-        # An adapted classifier is less sure that a phantom is not a die (NOT_A_DIE_FROM).
-        self.not_a_die_from = NOT_A_DIE_FROM if faces is None else NOT_A_DIE_FROM_ADAPTED
+        # An adapted classifier is less sure that a phantom is not a die (NOT_A_DIE_FROM); a
+        # calibration may say from how much for its rig (vision.adapt.pick_thresholds).
+        default = NOT_A_DIE_FROM if faces is None else NOT_A_DIE_FROM_ADAPTED
+        self.not_a_die_from = default if not_a_die_from is None else not_a_die_from
 
     def _classify(self, pyramid: Pyramid, dice: list[NetDie]) -> list[NetDie]:
         """Each die's face probabilities from its own crop, turned square

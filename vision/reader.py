@@ -35,13 +35,20 @@ _NETS: dict[str, DieNet] = {}
 
 
 def _net(
-    models: Path | str, views: int, faces: bytes | None = None, min_heat: float = MIN_HEAT
+    models: Path | str,
+    views: int,
+    faces: bytes | None = None,
+    min_heat: float = MIN_HEAT,
+    not_a_die_from: float | None = None,
 ) -> DieNet:
-    # One loaded pair of networks per folder (and adapted classifier and threshold): readers
+    # One loaded pair of networks per folder (and adapted classifier and thresholds): readers
     # are cheap to make, networks are not.
-    key = f"{Path(models).resolve()}:{views}:{fingerprint(faces) if faces else ''}:{min_heat}"
+    adapted = fingerprint(faces) if faces else ""
+    key = f"{Path(models).resolve()}:{views}:{adapted}:{min_heat}:{not_a_die_from}"
     if key not in _NETS:
-        _NETS[key] = DieNet(models, min_heat=min_heat, views=views, faces=faces)
+        _NETS[key] = DieNet(
+            models, min_heat=min_heat, views=views, faces=faces, not_a_die_from=not_a_die_from
+        )
     return _NETS[key]
 
 
@@ -109,7 +116,9 @@ class DiceReader:
         """Every die on a BGR picture, in reading order (top to bottom, left to right)."""
         _check_picture(bgr)
         cal = self.calibration
-        net = _net(self.models, self.views, self.faces, cal.min_heat or MIN_HEAT)
+        # The rig's "not a die" cut was chosen for its adapted classifier, and goes with it.
+        cut = cal.not_a_die_from if self.faces is not None else None
+        net = _net(self.models, self.views, self.faces, cal.min_heat or MIN_HEAT, cut)
         net_dice = net.find(bgr, cal.die_px, cal.tray)
         palette = cal.palette or NAMED_COLOURS
         found = []

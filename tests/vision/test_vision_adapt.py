@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -15,6 +16,7 @@ import pytest
 
 from vision.adapt import (
     BLEND,
+    CUTS,
     FACES,
     HEATS,
     MIN_DICE,
@@ -24,6 +26,7 @@ from vision.adapt import (
     _layers,
     adapt,
     adapt_calibration,
+    pick_thresholds,
     rig_crops,
     statistics,
 )
@@ -120,6 +123,31 @@ def test_knowing_the_dice_on_each_roll_lowers_the_threshold_for_a_dim_rig(dim_ri
     assert cal.min_heat is None
 
 
+def test_the_rolls_choose_how_sure_not_a_die_must_be_too(dim_rig) -> None:
+    # From 0.3 "not a die" the adapted classifier drops finds it keeps from 0.4: on the dim
+    # rig these are dice, and the labelled counts keep the default cut. Rolls whose counts
+    # are what the reader finds from 0.3 (a rig whose extra finds are phantoms) choose 0.3.
+    labels = json.loads((dim_rig / "labels.json").read_text())
+    names = sorted(labels)
+    photos = [cv2.imread(str(dim_rig / n)) for n in names]
+    cal = Calibration()
+    adapt_calibration(cal, photos, dice=[len(labels[n]) for n in names])
+    assert cal.not_a_die_from == NOT_A_DIE_FROM_ADAPTED
+    strict = [
+        len(DiceReader(replace(cal, min_heat=MIN_HEAT, not_a_die_from=0.3)).read(p)) for p in photos
+    ]
+    loose = [len(DiceReader(replace(cal, min_heat=MIN_HEAT)).read(p)) for p in photos]
+    assert sum(strict) < sum(loose) and 0.3 in CUTS
+    assert pick_thresholds(cal, photos, strict) == (MIN_HEAT, 0.3)
+    cal.min_heat, cal.not_a_die_from = MIN_HEAT, 0.3
+    assert [len(DiceReader(cal).read(p)) for p in photos] == strict
+    # The cut belongs to the adapted classifier: without it, the trained one's holds.
+    unadapted = Calibration(min_heat=MIN_HEAT, not_a_die_from=0.3)
+    assert [len(DiceReader(unadapted).read(p)) for p in photos] == [
+        len(DiceReader().read(p)) for p in photos
+    ]
+
+
 def test_a_calibrated_threshold_is_kept_and_read_from(dim_rig, tmp_path) -> None:
     path = tmp_path / "rig.json"
     Calibration(min_heat=0.15).save(path)
@@ -128,6 +156,11 @@ def test_a_calibrated_threshold_is_kept_and_read_from(dim_rig, tmp_path) -> None
     assert len(DiceReader(Calibration.load(path)).read(photo)) > len(DiceReader().read(photo))
     path.write_text(json.dumps({"min_heat": 3}))
     with pytest.raises(CalibrationError, match="between 0 and 1"):
+        Calibration.load(path)
+    Calibration(not_a_die_from=0.3).save(path)
+    assert Calibration.load(path).not_a_die_from == 0.3
+    path.write_text(json.dumps({"not_a_die_from": "most"}))
+    with pytest.raises(CalibrationError, match="not_a_die_from must be a probability"):
         Calibration.load(path)
 
 
@@ -195,8 +228,10 @@ def test_adapt_command_keeps_the_rig_calibration_and_read_uses_it(dim_rig, tmp_p
     assert json.loads(capsys.readouterr().out)[shots[0]]
     assert cal.min_heat is None  # how many dice each photo holds was not said
     assert main(["adapt", *shots, "--dice", "10", "--calibration", str(path)]) == 0
-    assert "the detector's threshold for it" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert "the detector's threshold for it" in said and "dropped from 0." in said
     assert Calibration.load(path).min_heat in HEATS
+    assert Calibration.load(path).not_a_die_from in CUTS
     # Too few dice: a clear error, and the calibration as it was.
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((240, 320, 3), 80, np.uint8))
