@@ -249,7 +249,8 @@ def _adapt(
 ) -> None:
     """The last step: photos of ``rolls`` rolls of all ``dice`` (fewer rolls when a folder of
     pictures runs out, or when a live camera sees no roll for a while), the face classifier
-    adapted to the rig from them and the detector's threshold chosen (:mod:`vision.adapt`).
+    adapted to the rig from them and the detector's threshold and "not a die" cut chosen
+    (:mod:`vision.adapt`).
     A live camera takes each roll's picture when its dice stop."""
     frames: list[np.ndarray] = []
     if live:
@@ -495,8 +496,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--dice",
         type=int,
         metavar="N",
-        help="how many dice each photo holds: the detector's threshold is then chosen for "
-        "the rig too (the one at which the reader finds most nearly N on each)",
+        help="how many dice each photo holds: the detector's threshold and how sure the "
+        "classifier must be that a find is no die are then chosen for the rig too (the pair "
+        "at which the reader finds most nearly N on each)",
     )
     a.set_defaults(run=cmd_adapt)
     return p
