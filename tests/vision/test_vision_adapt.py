@@ -66,6 +66,13 @@ def _photos(folder: Path) -> list[np.ndarray]:
     return [cv2.imread(str(p)) for p in sorted(folder.glob("*.jpg"))]
 
 
+def _rolls(folder: Path) -> tuple[list[np.ndarray], list[int]]:
+    """A labelled folder as calibrate's rolls: the photos, and how many dice each holds."""
+    labels = json.loads((folder / "labels.json").read_text())
+    names = sorted(labels)
+    return [cv2.imread(str(folder / n)) for n in names], [len(labels[n]) for n in names]
+
+
 def test_the_shipped_statistics_are_those_of_the_shipped_classifier() -> None:
     source = statistics(MODELS)
     layers = _layers(onnx.load(str(MODELS / FACES)))
@@ -115,11 +122,9 @@ def test_adapted_to_a_dim_rig_it_reads_more_of_its_dice_right(dim_rig) -> None:
 def test_knowing_the_dice_on_each_roll_lowers_the_threshold_for_a_dim_rig(dim_rig) -> None:
     # The dim rig's dice peak lower: the threshold at which the reader finds as many dice as
     # the rolls hold is lower, and from it more dice are read right (none more wrong).
-    labels = json.loads((dim_rig / "labels.json").read_text())
-    names = sorted(labels)
-    photos = [cv2.imread(str(dim_rig / n)) for n in names]
+    photos, dice = _rolls(dim_rig)
     cal = Calibration()
-    adapt_calibration(cal, photos, dice=[len(labels[n]) for n in names])
+    adapt_calibration(cal, photos, dice=dice)
     assert cal.min_heat is not None and cal.min_heat in HEATS and cal.min_heat < MIN_HEAT
     adapted = Calibration()
     adapted.set_faces(cal.adapted_faces(cal.faces_from or ""), cal.faces_from or "")
@@ -160,11 +165,9 @@ def test_the_rolls_choose_how_sure_not_a_die_must_be_too(dim_rig) -> None:
     # From 0.3 "not a die" the adapted classifier drops finds it keeps from 0.4: on the dim
     # rig these are dice, and the labelled counts keep the default cut. Rolls whose counts
     # are what the reader finds from 0.3 (a rig whose extra finds are phantoms) choose 0.3.
-    labels = json.loads((dim_rig / "labels.json").read_text())
-    names = sorted(labels)
-    photos = [cv2.imread(str(dim_rig / n)) for n in names]
+    photos, dice = _rolls(dim_rig)
     cal = Calibration()
-    adapt_calibration(cal, photos, dice=[len(labels[n]) for n in names])
+    adapt_calibration(cal, photos, dice=dice)
     assert cal.not_a_die_from == NOT_A_DIE_FROM_ADAPTED
     strict = [
         len(DiceReader(replace(cal, min_heat=MIN_HEAT, not_a_die_from=0.3)).read(p)) for p in photos
