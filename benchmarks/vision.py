@@ -68,8 +68,9 @@ from vision.adapt import (  # noqa: E402
 from vision.augment import DETECTOR_STEPS, FACE_STEPS, recipe  # noqa: E402
 from vision.baseline import read_baseline  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
+from vision.cli import GOOD_DIE  # noqa: E402
 from vision.draw import mistake_sheet  # noqa: E402
-from vision.evaluation import Score, evaluate, wilson  # noqa: E402
+from vision.evaluation import SIZE_EDGES, Score, band_name, evaluate, wilson  # noqa: E402
 from vision.net import MODELS as SHIPPED  # noqa: E402
 from vision.reader import DiceReader, DieFound  # noqa: E402
 from vision.rigs import DATASETS, Rig, find_rigs, leave_one_out, rig_sizes  # noqa: E402
@@ -287,6 +288,38 @@ def table(rows: list[tuple[str, Score, Score, Score]]) -> str:
             f"{s.cpu_ms_per_image:>7.1f}"
             f"{percent(cal.right, cal.labelled):>12}{percent(base.right, base.labelled):>10}"
         )
+    return "\n".join(lines)
+
+
+# The size from which the benchmark also sums dice apart: the size under which `python -m
+# vision calibrate` warns that dice are read worse (it must be one of SIZE_EDGES).
+READABLE_FROM = int(GOOD_DIE)
+
+
+def size_table(rows: list[tuple[str, Score]]) -> str:
+    """Dice read right by their size (the longer side of the label's box) on each rig, and
+    right / wrong / unsure / missed pooled: what the rigs' different die sizes do to the
+    figures above. The last row sums the dice of :data:`READABLE_FROM` px and more."""
+    first = SIZE_EDGES.index(READABLE_FROM) + 1
+    names = [name for name, _ in rows[:-1]]
+    widths = [max(len(n), 12) + 2 for n in names]
+    lines = [
+        f"{'die size':18}"
+        + "".join(f"{n:>{w}}" for n, w in zip(names, widths, strict=True))
+        + "   pooled: right / wrong / unsure / missed (dice)"
+    ]
+    bands = [(band_name(b), slice(b, b + 1)) for b in range(len(SIZE_EDGES) + 1)]
+    for label, band in [*bands, (f"{READABLE_FROM} px and more", slice(first, None))]:
+        counts = [sc.by_size[band].sum(axis=0) for _, sc in rows]
+        if not counts[-1].sum():
+            continue
+        cells = [
+            f"{f'{100 * c[0] / c.sum():.1f} ({c.sum()})' if c.sum() else '-':>{w}}"
+            for c, w in zip(counts[:-1], widths, strict=True)
+        ]
+        pooled = counts[-1]
+        shares = " / ".join(f"{100 * k / pooled.sum():.1f}" for k in pooled)
+        lines.append(f"{label:18}" + "".join(cells) + f"   {shares} ({pooled.sum()})")
     return "\n".join(lines)
 
 
@@ -524,6 +557,9 @@ def main() -> int:
         f"per photo ({big_cpu:.0f} ms of CPU), {big_dice} dice read on 8"
     )
     print(TARGETS)
+    print()
+    print("By die size (the longer side of its labelled box), held out: % read right (dice)")
+    print(size_table([(name, sc) for name, sc, *_ in rows]))
     print()
     print(
         f"Adapted to each rig as `python -m vision calibrate` adapts it: the face classifier "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import time
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,25 @@ from vision.rigs import Rig
 
 UNSURE = 0  # confusion-matrix column for "found, but read as unsure"
 MISSED = 7  # confusion-matrix column for "not found at all"
+# Dice are counted by size too (the longer side of the label's box, pixels), since size is
+# what most decides whether a die can be read at all: these are the upper edges of the
+# bands, the last band open. Columns of ``Score.by_size``: right, wrong, unsure, missed.
+SIZE_EDGES = (16, 24, 32, 48, 64, 96, 128, 192)
+OUTCOMES = ("right", "wrong", "unsure", "missed")
+
+
+def size_band(box: Sequence[float]) -> int:
+    """The band of :data:`SIZE_EDGES` a labelled box falls in (by its longer side)."""
+    return bisect_right(SIZE_EDGES, max(box[2] - box[0], box[3] - box[1]))
+
+
+def band_name(band: int) -> str:
+    """A band of :data:`SIZE_EDGES` in words: "under 16 px", "16-24 px", "192 px and more"."""
+    if band == 0:
+        return f"under {SIZE_EDGES[0]} px"
+    if band == len(SIZE_EDGES):
+        return f"{SIZE_EDGES[-1]} px and more"
+    return f"{SIZE_EDGES[band - 1]}-{SIZE_EDGES[band]} px"
 
 
 def load_labels(folder: Path) -> dict[str, list[dict[str, Any]]]:
@@ -105,6 +125,8 @@ class Score:
     seconds: float = 0.0
     cpu_seconds: float = 0.0  # process CPU time: what the reading costs when others share the CPU
     confusion: np.ndarray = field(default_factory=lambda: np.zeros((7, 8), int))
+    # Labelled dice by size band (:data:`SIZE_EDGES`) and outcome (:data:`OUTCOMES`).
+    by_size: np.ndarray = field(default_factory=lambda: np.zeros((len(SIZE_EDGES) + 1, 4), int))
     failures: list[str] = field(default_factory=list)
     mistakes: list[Mistake] = field(default_factory=list)
 
@@ -116,9 +138,11 @@ class Score:
         for i, lb in enumerate(labels):
             true = lb["value"]
             box = tuple(round(v) for v in lb["box"])
+            band = size_band(lb["box"])
             if i not in taken:
                 self.missed += 1
                 self.confusion[true, MISSED] += 1
+                self.by_size[band, 3] += 1
                 self.mistakes.append(Mistake(name, box, "missed", true, None, 0.0))
                 continue
             die = dice[taken[i]]
@@ -126,11 +150,14 @@ class Score:
             self.confusion[true, UNSURE if value is None else value] += 1
             if value is None:
                 self.abstained += 1
+                self.by_size[band, 2] += 1
                 self.mistakes.append(Mistake(name, box, "unsure", true, None, die.confidence))
             elif value == true:
                 right += 1
+                self.by_size[band, 0] += 1
             else:
                 self.wrong += 1
+                self.by_size[band, 1] += 1
                 self.mistakes.append(Mistake(name, box, "wrong", true, value, die.confidence))
         self.mistakes += [
             Mistake(name, dice[p].box, "phantom", None, dice[p].value, dice[p].confidence)
@@ -161,6 +188,7 @@ class Score:
         ):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.confusion += other.confusion
+        self.by_size += other.by_size
         self.failures += other.failures
         self.mistakes += other.mistakes
 
@@ -203,6 +231,11 @@ class Score:
                 "rows": "true value 1..6",
                 "columns": ["unsure", 1, 2, 3, 4, 5, 6, "missed"],
                 "counts": self.confusion[1:].tolist(),
+            },
+            "by_size": {
+                band_name(b): dict(zip(OUTCOMES, row.tolist(), strict=True))
+                for b, row in enumerate(self.by_size)
+                if row.any()
             },
         } | ({"mistakes": [m.as_json() for m in self.mistakes]} if mistakes else {})
 

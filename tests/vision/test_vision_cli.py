@@ -372,7 +372,10 @@ def test_calibrate_says_what_the_die_size_means(capsys) -> None:
     with pytest.raises(CalibrationError, match="at least 12"):
         _check_die_size([9.0, 9.5], [9.0], said.append)
     _check_die_size([18.0, 19.0], [18.5], said.append)
-    assert "24 or more reads them better" in said[-1]
+    assert "32 or more reads them better" in said[-1]
+    n = len(said)
+    _check_die_size([28.0, 29.0], [28.5], said.append)  # under 32 px: held out, read 43% right
+    assert len(said) == n + 1 and "28 px across" in said[-1]
     _check_die_size([40.0, 41.0], [25.0], said.append)
     assert "the reader sees them 25 px" in said[-1]
     n = len(said)

@@ -1,0 +1,110 @@
+"""Scoring by die size: every labelled die counted in the band of its box's longer side, so
+the benchmark can show what the rigs' different die sizes do to its figures."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from vision.evaluation import SIZE_EDGES, Score, band_name, size_band
+from vision.reader import DieFound
+
+
+def found(value: int | None, box: tuple[int, int, int, int]) -> DieFound:
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    side = box[2] - box[0]
+    return DieFound(value, box, (x, y), ((x, y), (side, side), 0), "red", (0, 0, 0), 0.9, "")
+
+
+# Four labelled dice of 12, 20, 40 and 200 px (the longer side counts: 40 × 30 is 40 px),
+# read as: missed, right, wrong and unsure.
+LABELS = [
+    {"value": 1, "box": [0, 0, 12, 12]},
+    {"value": 2, "box": [100, 100, 120, 120]},
+    {"value": 3, "box": [200, 200, 240, 230]},
+    {"value": 4, "box": [300, 300, 500, 500]},
+]
+READ = [
+    found(2, (100, 100, 120, 120)),
+    found(5, (200, 200, 240, 230)),
+    found(None, (300, 300, 500, 500)),
+]
+
+
+def score() -> Score:
+    s = Score()
+    s.add("photo.jpg", READ, LABELS, 0.0)
+    return s
+
+
+def test_size_bands_are_named_and_cut_at_their_edges() -> None:
+    assert [size_band([0, 0, w, 5]) for w in (15.9, 16, 23.9, 24, 191, 192, 4000)] == [
+        0,
+        1,
+        1,
+        2,
+        7,
+        8,
+        8,
+    ]
+    assert band_name(0) == "under 16 px"
+    assert band_name(3) == "32-48 px"
+    assert band_name(len(SIZE_EDGES)) == "192 px and more"
+
+
+def test_each_die_is_counted_in_its_size_band_by_outcome() -> None:
+    s = score()
+    assert (s.right, s.wrong, s.abstained, s.missed) == (1, 1, 1, 1)
+    # Columns: right, wrong, unsure, missed.
+    assert s.by_size[0].tolist() == [0, 0, 0, 1]  # 12 px: missed
+    assert s.by_size[1].tolist() == [1, 0, 0, 0]  # 20 px: right
+    assert s.by_size[3].tolist() == [0, 1, 0, 0]  # 40 × 30 px: wrong
+    assert s.by_size[8].tolist() == [0, 0, 1, 0]  # 200 px: unsure
+    assert s.by_size.sum() == s.labelled
+    total = Score()
+    total.merge(s)
+    total.merge(score())
+    assert total.by_size[1].tolist() == [2, 0, 0, 0]
+    assert s.as_json()["by_size"] == {
+        "under 16 px": {"right": 0, "wrong": 0, "unsure": 0, "missed": 1},
+        "16-24 px": {"right": 1, "wrong": 0, "unsure": 0, "missed": 0},
+        "32-48 px": {"right": 0, "wrong": 1, "unsure": 0, "missed": 0},
+        "192 px and more": {"right": 0, "wrong": 0, "unsure": 1, "missed": 0},
+    }
+
+
+def test_the_benchmark_prints_dice_read_right_by_size() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "vision_benchmark", Path(__file__).parents[2] / "benchmarks" / "vision.py"
+    )
+    assert spec and spec.loader
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    pooled = Score()
+    pooled.merge(score())
+    lines = bench.size_table([("some-rig", score()), ("pooled (1 rig)", pooled)]).splitlines()
+    assert "some-rig" in lines[0]
+    rows = {line[:18].strip(): line[18:].split() for line in lines[1:]}
+    # Bands with no die are left out; a rig's cell is % read right (dice).
+    assert list(rows) == [
+        "under 16 px",
+        "16-24 px",
+        "32-48 px",
+        "192 px and more",
+        "32 px and more",
+    ]
+    assert rows["16-24 px"][:2] == ["100.0", "(1)"]
+    assert rows["under 16 px"][2:] == ["0.0", "/", "0.0", "/", "0.0", "/", "100.0", "(1)"]
+    # From 32 px (calibrate's warning size): the wrong 40-px die and the unsure 200-px one.
+    assert rows["32 px and more"] == [
+        "0.0",
+        "(2)",
+        "0.0",
+        "/",
+        "50.0",
+        "/",
+        "50.0",
+        "/",
+        "0.0",
+        "(2)",
+    ]
