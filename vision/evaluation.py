@@ -263,6 +263,14 @@ class Score:
         ]
         for true in range(1, 7):
             lines.append(f"{true:>4}  " + " ".join(f"{c:>5}" for c in self.confusion[true]))
+        lines += [
+            "",
+            "by die size (the longer side of its box): dice, % right / wrong / unsure / missed",
+        ]
+        for band, row in enumerate(self.by_size):
+            if row.any():
+                shares = " / ".join(f"{100 * k / row.sum():.1f}" for k in row)
+                lines.append(f"{band_name(band):>16}  {row.sum():>5}  {shares}")
         return "\n".join(lines)
 
 

@@ -108,3 +108,15 @@ def test_the_benchmark_prints_dice_read_right_by_size() -> None:
         "0.0",
         "(2)",
     ]
+
+
+def test_evaluate_reports_dice_by_size() -> None:
+    # What `python -m vision evaluate` prints after the confusion matrix.
+    lines = score().report().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("by die size"))
+    assert [line.split() for line in lines[start + 1 :]] == [
+        ["under", "16", "px", "1", "0.0", "/", "0.0", "/", "0.0", "/", "100.0"],
+        ["16-24", "px", "1", "100.0", "/", "0.0", "/", "0.0", "/", "0.0"],
+        ["32-48", "px", "1", "0.0", "/", "100.0", "/", "0.0", "/", "0.0"],
+        ["192", "px", "and", "more", "1", "0.0", "/", "0.0", "/", "100.0", "/", "0.0"],
+    ]
