@@ -18,7 +18,10 @@ size. The size given is each photo's own (the median side of its labelled dice),
 calibration of the camera that took it would give: the rigs' photos were taken from several
 heights, so one size for a whole rig would be a calibration of none of its cameras. Time
 per photo is on one core, for the rigs' 640×640 photos, and for 12-megapixel photos (photos
-of ``pxl-tray`` enlarged to 4032×3024, dice ~300 px).
+of ``pxl-tray`` enlarged to 4032×3024, dice ~300 px). The dice are also counted by size
+(the longer side of each labelled box, :data:`vision.evaluation.SIZE_EDGES`): % read right
+per size band and rig, since the rigs differ most in how big their dice are, and what a
+camera too far away costs is what ``calibrate``'s size warning is about.
 
 A second table is the rig's calibration as ``python -m vision calibrate`` makes it: the face
 classifier adapted to the rig (:mod:`vision.adapt`) from ten of its photos or more, holding
