@@ -142,7 +142,7 @@ class Score:
             if i not in taken:
                 self.missed += 1
                 self.confusion[true, MISSED] += 1
-                self.by_size[band, 3] += 1
+                self.by_size[band, OUTCOMES.index("missed")] += 1
                 self.mistakes.append(Mistake(name, box, "missed", true, None, 0.0))
                 continue
             die = dice[taken[i]]
@@ -150,14 +150,14 @@ class Score:
             self.confusion[true, UNSURE if value is None else value] += 1
             if value is None:
                 self.abstained += 1
-                self.by_size[band, 2] += 1
+                self.by_size[band, OUTCOMES.index("unsure")] += 1
                 self.mistakes.append(Mistake(name, box, "unsure", true, None, die.confidence))
             elif value == true:
                 right += 1
-                self.by_size[band, 0] += 1
+                self.by_size[band, OUTCOMES.index("right")] += 1
             else:
                 self.wrong += 1
-                self.by_size[band, 1] += 1
+                self.by_size[band, OUTCOMES.index("wrong")] += 1
                 self.mistakes.append(Mistake(name, box, "wrong", true, value, die.confidence))
         self.mistakes += [
             Mistake(name, dice[p].box, "phantom", None, dice[p].value, dice[p].confidence)
