@@ -12,14 +12,16 @@ step the last find inside the die's box went away:
 - **found beside its box**: a phantom lies within :data:`BESIDE` label sides of the die: the
   die was found and reported, but with its centre outside its box, so scoring counts a
   miss and a phantom;
-- **not found**: no cell of the detector's heat inside the box reaches ``MIN_HEAT`` on any
-  pyramid level read (its best heat there is recorded);
-- **peak off the die**: heat in the box reaches ``MIN_HEAT`` but no peak's centre lands in
+- **not found**: no cell of the detector's heat inside the box reaches the reader's
+  threshold (``READ_FROM``) on any pyramid level read (its best heat there is recorded);
+- **peak off the die**: heat in the box reaches the threshold but no peak's centre lands in
   the box (a neighbour's peak is higher, or the offset throws the centre out);
 - **size out of band**: a peak in the box, but sized outside the band its level keeps;
 - **merged across levels**: a find in the box, removed as the same die as a stronger find
   (on another level, or a neighbouring peak) whose centre lies outside the box;
-- **not a die**: the face classifier dropped every find in the box as more likely not a die;
+- **not a die**: the face classifier dropped every find in the box as more likely not a die,
+  or, under ``SURE_ONLY_BELOW``, did not read it at ``LOW_SURE`` (or left it unread, a die
+  read surely over it);
 - **merged by size**: kept by the classifier, but removed by the rule that prefers a find
   read surely, then the bigger, among finds in one place;
 - **taken by another label**: a find survives in the box but scoring paired it with another
@@ -57,10 +59,11 @@ sys.path.insert(0, str(ROOT))
 
 from vision.evaluation import match  # noqa: E402
 from vision.net import (  # noqa: E402
-    MIN_HEAT,
     MIN_VALUE,
     NOT_A_DIE_FROM,
+    READ_FROM,
     STRIDE,
+    SURE_ONLY_BELOW,
     DieNet,
     NetDie,
     _found_once,
@@ -147,7 +150,8 @@ def _stages(net: DieNet, pyramid: Pyramid, levels: list[int]) -> dict[str, list[
             if low <= size <= high:
                 banded.append(d)
     merged = _found_once(banded)
-    scored = net.score(pyramid, merged)
+    scored = net.score(pyramid, [d for d in merged if d.heat >= SURE_ONLY_BELOW])
+    scored += net._score_low(pyramid, [d for d in merged if d.heat < SURE_ONLY_BELOW], scored)
     return {
         "peaks": peaks,
         "banded": banded,
@@ -174,7 +178,7 @@ def _miss_step(box: list[float], stages: dict[str, list[NetDie]], heat: float) -
         return any(_inside(d.centre, box) for d in stages[name])
 
     if not any_in("peaks"):
-        return "not found" if heat < MIN_HEAT else "peak off the die"
+        return "not found" if heat < READ_FROM else "peak off the die"
     for step, stage in (
         ("size out of band", "banded"),
         ("merged across levels", "merged"),

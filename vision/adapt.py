@@ -174,7 +174,8 @@ def rig_crops(
     """The classifier's inputs while the reader reads ``photos`` (with the calibration's die
     size and tray, as it will read the rig), and how many dice it found on them."""
     cal = calibration or Calibration()
-    net = DieNet(models)
+    # From the trained threshold: the crops the adaptation was measured on (BLEND).
+    net = DieNet(models, min_heat=MIN_HEAT)
     recording = Recording(net.faces)
     net.faces = recording
     dice = 0

@@ -38,7 +38,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.net import DieNet, NetDie
+from vision.net import MIN_HEAT, DieNet, NetDie
 from vision.pyramid import Pyramid
 from vision.rigs import Rig, rig_sizes
 
@@ -95,7 +95,7 @@ def calibration_inputs(
 ) -> dict[str, list[np.ndarray]]:
     """Each network's inputs while the float networks in ``floats`` read ``photos`` photos
     of each rig (chosen by ``seed``; all of a rig's photos when it has fewer)."""
-    net = DieNet(floats)
+    net = DieNet(floats, min_heat=MIN_HEAT)  # the finds the classifier learnt from
     detector, faces = Recording(net.detector.session), Recording(net.faces)
     net.detector.session, net.faces = detector, faces
     rng = np.random.default_rng(seed)

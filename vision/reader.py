@@ -25,7 +25,7 @@ import numpy as np
 from vision.calibration import Calibration, fingerprint
 from vision.colour import NAMED_COLOURS, body_colour, nearest_colour
 from vision.finding import Rect, find_dice
-from vision.net import MIN_HEAT, MIN_VALUE, MODELS, VIEWS, DieNet, NetDie
+from vision.net import MIN_VALUE, MODELS, VIEWS, DieNet, NetDie
 from vision.pips import read_pips, warp_die
 from vision.pose import die_side
 from vision.tray import contains
@@ -38,7 +38,7 @@ def _net(
     models: Path | str,
     views: int,
     faces: bytes | None = None,
-    min_heat: float = MIN_HEAT,
+    min_heat: float | None = None,
     not_a_die_from: float | None = None,
 ) -> DieNet:
     # One loaded pair of networks per folder (and adapted classifier and thresholds): readers
@@ -116,9 +116,10 @@ class DiceReader:
         """Every die on a BGR picture, in reading order (top to bottom, left to right)."""
         _check_picture(bgr)
         cal = self.calibration
-        # The rig's "not a die" cut was chosen for its adapted classifier, and goes with it.
+        # The rig's "not a die" cut was chosen for its adapted classifier, and goes with it;
+        # its threshold, if it has one, holds (else the classifier's own: vision.net.DieNet).
         cut = cal.not_a_die_from if self.faces is not None else None
-        net = _net(self.models, self.views, self.faces, cal.min_heat or MIN_HEAT, cut)
+        net = _net(self.models, self.views, self.faces, cal.min_heat, cut)
         net_dice = net.find(bgr, cal.die_px, cal.tray)
         palette = cal.palette or NAMED_COLOURS
         found = []

@@ -5,6 +5,7 @@ synthetic dice drawn with OpenCV."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -39,6 +40,25 @@ def labels(dataset: Path) -> dict:
 def photos() -> Path:
     """The folder of every rig's test photos (``photos/<rig>/``, each with labels.json)."""
     return PHOTOS
+
+
+@pytest.fixture
+def dimmed(photos: Path, tmp_path: Path) -> Callable[[str, float, float], Path]:
+    """``dimmed(rig, gain, lift)``: a folder of that rig's test photos, with their labels,
+    as a dimmer rig would take them (each pixel times ``gain``, plus ``lift``): a new rig's
+    light, under which the detector is less sure of the dice."""
+
+    def make(rig: str, gain: float, lift: float) -> Path:
+        folder = tmp_path / f"{rig}-dim-{gain}-{lift}"
+        folder.mkdir()
+        labels = photos / rig / "labels.json"
+        (folder / "labels.json").write_text(labels.read_text())
+        for name in json.loads(labels.read_text()):
+            bgr = cv2.imread(str(photos / rig / name)).astype(np.float32)
+            cv2.imwrite(str(folder / name), np.clip(bgr * gain + lift, 0, 255).astype(np.uint8))
+        return folder
+
+    return make
 
 
 def mat(size: int = 320, grey: int = 200, seed: int = 0) -> np.ndarray:
