@@ -81,6 +81,14 @@ SURE_ONLY_BELOW = MIN_HEAT
 # each find under 0.3 classified and looked at again as the others, 59.6% for 18-96% more CPU.
 READ_FROM = 0.2
 LOW_SURE = 0.9
+# Nor is a faint find looked at when its size is off the median of the dice read surely over
+# SURE_ONLY_BELOW on the photo (two or more) by more than FAINT_SIZE either way: the dice on
+# one table are alike, and what the detector finds faintly at another size is mostly specks
+# and holes, which the classifier reads as 1s. Held out, dice-photos' phantoms 6.3 -> 5.5%
+# and wrong reads 2.2 -> 2.0% (5.4 and 2.0 from MIN_HEAT), box-gray 83.3 -> 83.0% read right,
+# 59.3 / 2.8 / 16.5 / 21.3 / 9.1 pooled, and pxl-tray's photos 5-10% cheaper; 1.5 read 0.1
+# point fewer right pooled again.
+FAINT_SIZE = 2.0
 # Each die is classified this many times, turned by a quarter each time (and mirrored past
 # four), and the probabilities averaged: a face is the same face turned, the errors are not.
 # Held out, two views read as many dice right as four (97.2%) with one wrong fewer, in half
@@ -327,16 +335,21 @@ class DieNet:
     def _score_low(self, pyramid: Pyramid, low: list[NetDie], scored: list[NetDie]) -> list[NetDie]:
         """The finds ``low`` under :data:`SURE_ONLY_BELOW` scored, beside the finds over it
         already ``scored``. An adapted classifier scores them all (:meth:`_read` keeps those
-        it reads surely); the trained one only those that overlap no die it read surely, with
-        one look each, and keeps those it reads at :data:`LOW_SURE` (:data:`READ_FROM`)."""
+        it reads surely); the trained one only those that overlap no die it read surely and
+        are about their size (:data:`FAINT_SIZE`), with one look each, and keeps those it
+        reads at :data:`LOW_SURE` (:data:`READ_FROM`)."""
         if not low or self.adapted:
             return self.score(pyramid, low)
         sure = [
-            _face(d)
+            d
             for d in scored
             if d.best_probability >= MIN_VALUE and d.not_a_die < self.not_a_die_from
         ]
-        free = [d for d in low if not any(_overlap(_face(d), face) for face in sure)]
+        faces = [_face(d) for d in sure]
+        free = [d for d in low if not any(_overlap(_face(d), face) for face in faces)]
+        if len(sure) >= 2:
+            size = float(np.median([d.size for d in sure]))
+            free = [d for d in free if size / FAINT_SIZE <= d.size <= size * FAINT_SIZE]
         return [d for d in self._score(pyramid, free) if d.best_probability >= LOW_SURE]
 
     def score(self, pyramid: Pyramid, dice: list[NetDie]) -> list[NetDie]:
