@@ -537,7 +537,7 @@ def test_under_a_dimmer_light_more_dice_are_read_from_under_the_trained_threshol
 ) -> None:
     # A new rig's dice peak lower: read from READ_FROM, the dice found under the trained
     # threshold that the classifier reads at LOW_SURE are read, and no more are read wrong
-    # nor phantoms added (with the 0.5 bar of a die over it, one more of each).
+    # nor phantoms added (kept from 0.5, as a die over it is, they add a phantom).
     assert READ_FROM < SURE_ONLY_BELOW <= MIN_HEAT and DieNet().detector.min_heat == READ_FROM
     from_trained, from_lower = Score(), Score()
     for rig in sorted(p.name for p in photos.iterdir() if p.is_dir()):
@@ -549,7 +549,7 @@ def test_under_a_dimmer_light_more_dice_are_read_from_under_the_trained_threshol
     assert from_lower.wrong <= from_trained.wrong and from_lower.phantom <= from_trained.phantom
 
 
-def test_a_faint_find_is_looked_at_once_and_only_where_no_die_is_read_surely(
+def test_a_faint_find_is_looked_at_once_only_beside_the_dice_read_and_at_their_size(
     photos: Path, dimmed, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Finds under SURE_ONLY_BELOW are mostly pips and side faces of dice read surely, or
