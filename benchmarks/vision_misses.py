@@ -63,7 +63,6 @@ from vision.net import (  # noqa: E402
     NOT_A_DIE_FROM,
     READ_FROM,
     STRIDE,
-    SURE_ONLY_BELOW,
     DieNet,
     NetDie,
     _found_once,
@@ -150,8 +149,7 @@ def _stages(net: DieNet, pyramid: Pyramid, levels: list[int]) -> dict[str, list[
             if low <= size <= high:
                 banded.append(d)
     merged = _found_once(banded)
-    scored = net.score(pyramid, [d for d in merged if d.heat >= SURE_ONLY_BELOW])
-    scored += net._score_low(pyramid, [d for d in merged if d.heat < SURE_ONLY_BELOW], scored)
+    scored = net.scored(pyramid, merged)
     return {
         "peaks": peaks,
         "banded": banded,

@@ -317,8 +317,7 @@ class DieNet:
         a die*, :data:`NOT_A_DIE_FROM_ADAPTED` for an adapted classifier) dropped. A die it is
         not clearly sure of gets a second look (:data:`SECOND_LOOK_BELOW`,
         :data:`SECOND_LOOK`)."""
-        scored = self.score(pyramid, [d for d in dice if d.heat >= SURE_ONLY_BELOW])
-        scored += self._score_low(pyramid, [d for d in dice if d.heat < SURE_ONLY_BELOW], scored)
+        scored = self.scored(pyramid, dice)
         kept = _without_heaps([d for d in scored if d.not_a_die < self.not_a_die_from])
         # Of finds that overlap, a die read surely over one that is not, and then the bigger:
         # a die lies inside no other die, so what is inside a die read surely is part of it
@@ -331,6 +330,15 @@ class DieNet:
         for i, d in zip(again, self._second_look(pyramid, [kept[i] for i in again]), strict=True):
             kept[i] = d
         return kept
+
+    def scored(self, pyramid: Pyramid, dice: list[NetDie]) -> list[NetDie]:
+        """The finds ``dice`` the classifier looks at, scored, nothing dropped yet but the
+        faint ones (under :data:`SURE_ONLY_BELOW`) it does not look at or keep
+        (:meth:`_score_low`)."""
+        scored = self.score(pyramid, [d for d in dice if d.heat >= SURE_ONLY_BELOW])
+        return scored + self._score_low(
+            pyramid, [d for d in dice if d.heat < SURE_ONLY_BELOW], scored
+        )
 
     def _score_low(self, pyramid: Pyramid, low: list[NetDie], scored: list[NetDie]) -> list[NetDie]:
         """The finds ``low`` under :data:`SURE_ONLY_BELOW` scored, beside the finds over it
