@@ -36,6 +36,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 
+from vision.colour import body_colour, nearest_colour
 from vision.pose import FACE_CROP, crop_matrix, die_angle, die_side, face_crop
 from vision.pyramid import BAND, Pyramid, crop_level, search_levels
 from vision.stretch import MIN_STRETCH, SURE_HEAT, Unstretched, stretch_of
@@ -89,6 +90,12 @@ LOW_SURE = 0.9
 # 59.3 / 2.8 / 16.5 / 21.3 / 9.1 pooled, and pxl-tray's photos 5-10% cheaper; 1.5 read 0.1
 # point fewer right pooled again.
 FAINT_SIZE = 2.0
+# A faint find read at MIN_VALUE to LOW_SURE is kept too when the classifier is all but sure
+# it is a die (not a die under FAINT_NOT_A_DIE) and its body colour is within FAINT_COLOUR
+# (vision.colour's distance) of a die read surely over SURE_ONLY_BELOW: dice on one table
+# look alike, specks and holes do not look like them.
+FAINT_NOT_A_DIE = 0.1
+FAINT_COLOUR = 30.0
 # Each die is classified this many times, turned by a quarter each time (and mirrored past
 # four), and the probabilities averaged: a face is the same face turned, the errors are not.
 # Held out, two views read as many dice right as four (97.2%) with one wrong fewer, in half
@@ -345,7 +352,9 @@ class DieNet:
         already ``scored``. An adapted classifier scores them all (:meth:`_read` keeps those
         it reads surely); the trained one only those that overlap no die it read surely and
         are about their size (:data:`FAINT_SIZE`), with one look each, and keeps those it
-        reads at :data:`LOW_SURE` (:data:`READ_FROM`)."""
+        reads at :data:`LOW_SURE` (:data:`READ_FROM`), or from :data:`MIN_VALUE` when it is
+        all but sure they are dice and they are coloured like a die read surely
+        (:data:`FAINT_COLOUR`)."""
         if not low or self.adapted:
             return self.score(pyramid, low)
         sure = [
@@ -358,7 +367,20 @@ class DieNet:
         if len(sure) >= 2:
             size = float(np.median([d.size for d in sure]))
             free = [d for d in free if size / FAINT_SIZE <= d.size <= size * FAINT_SIZE]
-        return [d for d in self._score(pyramid, free) if d.best_probability >= LOW_SURE]
+        read = self._score(pyramid, free)
+        maybe = [
+            MIN_VALUE <= d.best_probability < LOW_SURE and d.not_a_die < FAINT_NOT_A_DIE
+            for d in read
+        ]
+        # The dice's colours only when needed: most photos have no such faint find.
+        colours = [_body(pyramid, d).tolist() for d in sure] if any(maybe) else []
+        palette = {str(i): c for i, c in enumerate(colours)}
+        return [
+            d
+            for d, m in zip(read, maybe, strict=True)
+            if d.best_probability >= LOW_SURE
+            or (m and palette and nearest_colour(_body(pyramid, d), palette)[1] < FAINT_COLOUR)
+        ]
 
     def score(self, pyramid: Pyramid, dice: list[NetDie]) -> list[NetDie]:
         """``dice`` with their turn and the face classifier's probabilities, each moved to
@@ -636,6 +658,12 @@ def _placed(die: NetDie, where: np.ndarray) -> NetDie:
     return replace(
         die, centre=_from_level((float(x), float(y)), k), size=die.size * float(np.exp(log_size))
     )
+
+
+def _body(pyramid: Pyramid, d: NetDie) -> np.ndarray:
+    """``d``'s body colour (:func:`vision.colour.body_colour`) from its face crop."""
+    crop = _cut(pyramid, d.centre, d.size, d.angle)
+    return body_colour(cv2.cvtColor(crop, cv2.COLOR_BGR2LAB))
 
 
 def _cut(pyramid: Pyramid, centre: tuple[float, float], size: float, angle: float) -> np.ndarray:

@@ -22,8 +22,11 @@ import pytest
 from vision.adapt import statistics
 from vision.augment import DETECTOR_STEPS, FACE_JITTER, FACE_STEPS, recipe
 from vision.calibration import Calibration
+from vision.colour import nearest_colour
 from vision.evaluation import Score, evaluate, match
 from vision.net import (
+    FAINT_COLOUR,
+    FAINT_NOT_A_DIE,
     FAINT_SIZE,
     LOOK_AGAIN_ROUNDS,
     LOW_SURE,
@@ -35,10 +38,12 @@ from vision.net import (
     SURE_ONLY_BELOW,
     DieNet,
     NetDie,
+    _body,
     _cut,
     _face,
     _overlap,
     _placed,
+    _square,
     _unview,
     _without_heaps,
 )
@@ -536,8 +541,9 @@ def test_under_a_dimmer_light_more_dice_are_read_from_under_the_trained_threshol
     photos: Path, dimmed
 ) -> None:
     # A new rig's dice peak lower: read from READ_FROM, the dice found under the trained
-    # threshold that the classifier reads at LOW_SURE are read, and no more are read wrong
-    # nor phantoms added (kept from 0.5, as a die over it is, they add a phantom).
+    # threshold that the classifier reads at LOW_SURE (or from MIN_VALUE, sure it is a die
+    # and coloured like the dice read surely) are read, and no more are read wrong. One
+    # phantom is added: a side face of a die read surely, coloured like it (roboflow-public).
     assert READ_FROM < SURE_ONLY_BELOW <= MIN_HEAT and DieNet().detector.min_heat == READ_FROM
     from_trained, from_lower = Score(), Score()
     for rig in sorted(p.name for p in photos.iterdir() if p.is_dir()):
@@ -545,8 +551,8 @@ def test_under_a_dimmer_light_more_dice_are_read_from_under_the_trained_threshol
             folder = dimmed(rig, gain, lift)
             from_trained.merge(evaluate(folder, DiceReader(Calibration(min_heat=MIN_HEAT)).read))
             from_lower.merge(evaluate(folder, DiceReader().read))
-    assert from_lower.right >= from_trained.right + 3  # of 453 dice
-    assert from_lower.wrong <= from_trained.wrong and from_lower.phantom <= from_trained.phantom
+    assert from_lower.right >= from_trained.right + 6  # of 453 dice: 343 against 336
+    assert from_lower.wrong <= from_trained.wrong and from_lower.phantom <= from_trained.phantom + 1
 
 
 def test_a_faint_find_is_looked_at_once_only_beside_the_dice_read_and_at_their_size(
@@ -554,7 +560,8 @@ def test_a_faint_find_is_looked_at_once_only_beside_the_dice_read_and_at_their_s
 ) -> None:
     # Finds under SURE_ONLY_BELOW are mostly pips and side faces of dice read surely, or
     # specks far smaller than the dice: those are not classified at all, the rest once each
-    # (no look again), and kept only at LOW_SURE.
+    # (no look again), and kept only at LOW_SURE, or from MIN_VALUE when the classifier is
+    # all but sure it is a die and it is coloured like a die read surely.
     net = DieNet()
     calls: list[tuple[list[NetDie], list[NetDie]]] = []
     score_once = net._score
@@ -565,7 +572,7 @@ def test_a_faint_find_is_looked_at_once_only_beside_the_dice_read_and_at_their_s
         return out
 
     monkeypatch.setattr(net, "_score", recording)
-    skipped = looked = kept = other_size = 0
+    skipped = looked = kept = kept_unsure = other_size = 0
     folders = [
         dimmed(rig.name, gain, lift)
         for rig in sorted(photos.iterdir())
@@ -594,9 +601,54 @@ def test_a_faint_find_is_looked_at_once_only_beside_the_dice_read_and_at_their_s
             unlike = size is not None and not size / FAINT_SIZE <= d.size <= size * FAINT_SIZE
             assert (covered or unlike) != any(d is s for s in seen)
             other_size += unlike and not covered
-        assert out == [d for d in read if d.best_probability >= LOW_SURE]
+        palette = {str(i): _body(pyramid, s).tolist() for i, s in enumerate(sure)}
+        like = [
+            d.best_probability >= MIN_VALUE
+            and d.not_a_die < FAINT_NOT_A_DIE
+            and bool(palette)
+            and nearest_colour(_body(pyramid, d), palette)[1] < FAINT_COLOUR
+            for d in read
+        ]
+        assert out == [
+            d for d, lk in zip(read, like, strict=True) if d.best_probability >= LOW_SURE or lk
+        ]
         skipped += len(low) - len(seen)
         looked += len(seen)
         kept += len(out)
+        kept_unsure += sum(d.best_probability < LOW_SURE for d in out)
     assert skipped >= 80 and other_size >= 30 and looked >= 40  # 148, 61 and 78 here
-    assert 2 <= kept < looked  # 4
+    assert 2 <= kept < looked and kept_unsure >= 2  # 7, 3 of them under LOW_SURE
+
+
+def test_a_faint_find_read_unsurely_is_not_kept_when_unlike_the_dice_read_surely(
+    photos: Path, dimmed
+) -> None:
+    # The same dimmed photos with the faces of the dice read surely turned dark for light
+    # (lightness inverted, hue kept): the faint finds and their reads are as before, the dice
+    # they are compared with are not, and no faint find read under LOW_SURE is kept.
+    net = DieNet()
+    kept = kept_recoloured = 0
+    folders = [
+        dimmed(rig.name, gain, lift)
+        for rig in sorted(photos.iterdir())
+        if rig.is_dir()
+        for gain, lift in DIM_LIGHTS
+    ]
+    for path in sorted(p for folder in folders for p in folder.glob("*.jpg")):
+        bgr = cv2.imread(str(path))
+        pyramid = Pyramid(bgr)
+        finds = net.detector.find(pyramid, search_levels(pyramid.shape))
+        low = [d for d in finds if d.heat < SURE_ONLY_BELOW]
+        scored = net.score(pyramid, [d for d in finds if d.heat >= SURE_ONLY_BELOW])
+        mask = np.zeros(bgr.shape[:2], np.uint8)
+        for d in scored:
+            if d.best_probability >= MIN_VALUE and d.not_a_die < net.not_a_die_from:
+                cv2.fillConvexPoly(mask, _square(d).astype(np.int32), 255)
+        lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
+        lab[..., 0] = np.where(mask > 0, 255 - lab[..., 0], lab[..., 0])
+        recoloured = Pyramid(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR))
+        kept += sum(d.best_probability < LOW_SURE for d in net._score_low(pyramid, low, scored))
+        kept_recoloured += sum(
+            d.best_probability < LOW_SURE for d in net._score_low(recoloured, low, scored)
+        )
+    assert kept >= 2 and kept_recoloured == 0  # 3 and 0 here
