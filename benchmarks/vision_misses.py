@@ -20,8 +20,9 @@ step the last find inside the die's box went away:
 - **merged across levels**: a find in the box, removed as the same die as a stronger find
   (on another level, or a neighbouring peak) whose centre lies outside the box;
 - **not a die**: the face classifier dropped every find in the box as more likely not a die,
-  or, under ``SURE_ONLY_BELOW``, did not read it at ``LOW_SURE`` (or left it unread: a die
-  read surely over it, or the dice's size far off, ``FAINT_SIZE``);
+  or, under ``SURE_ONLY_BELOW``, did not read it at ``LOW_SURE`` nor from ``MIN_VALUE`` sure
+  it is a die and coloured like one read surely (``FAINT_NOT_A_DIE``, ``FAINT_COLOUR``), or
+  left it unread: a die read surely over it, or the dice's size far off, ``FAINT_SIZE``;
 - **merged by size**: kept by the classifier, but removed by the rule that prefers a find
   read surely, then the bigger, among finds in one place;
 - **taken by another label**: a find survives in the box but scoring paired it with another
