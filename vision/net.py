@@ -328,7 +328,8 @@ class DieNet:
         (:func:`vision.pyramid.crop_level`); phantoms (:data:`NOT_A_DIE_FROM` or more on *not
         a die*, :data:`NOT_A_DIE_FROM_ADAPTED` for an adapted classifier) dropped. A die it is
         not clearly sure of gets a second look (:data:`SECOND_LOOK_BELOW`,
-        :data:`SECOND_LOOK`)."""
+        :data:`SECOND_LOOK`), and one under :data:`SURE_ONLY_BELOW` is kept only when read
+        surely after it."""
         scored = self.scored(pyramid, dice)
         kept = _without_heaps([d for d in scored if d.not_a_die < self.not_a_die_from])
         # Of finds that overlap, a die read surely over one that is not, and then the bigger:
@@ -341,7 +342,8 @@ class DieNet:
         again = [i for i, d in enumerate(kept) if d.best_probability < SECOND_LOOK_BELOW]
         for i, d in zip(again, self._second_look(pyramid, [kept[i] for i in again]), strict=True):
             kept[i] = d
-        return kept
+        # Under SURE_ONLY_BELOW only dice read surely, after every look (:meth:`_score_low`).
+        return [d for d in kept if d.heat >= SURE_ONLY_BELOW or d.best_probability >= MIN_VALUE]
 
     def scored(self, pyramid: Pyramid, dice: list[NetDie]) -> list[NetDie]:
         """The finds ``dice`` the classifier looks at, scored, nothing dropped yet but the
@@ -522,10 +524,7 @@ class DieNet:
         if box:
             low, high = box / SIZED_MOST, box * SIZED_MOST
             finds = [replace(d, size=min(high, max(low, d.size))) for d in finds]
-        dice = self._classify(pyramid, finds)
-        # Under SURE_ONLY_BELOW only dice read surely, after every look (:meth:`_score_low`).
-        dice = [d for d in dice if d.heat >= SURE_ONLY_BELOW or d.best_probability >= MIN_VALUE]
-        return Reading(pyramid, finds, dice)
+        return Reading(pyramid, finds, self._classify(pyramid, finds))
 
 
 @dataclass(frozen=True)

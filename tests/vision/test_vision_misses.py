@@ -11,15 +11,18 @@ import importlib.util
 import json
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
 import cv2
+import numpy as np
 import pytest
 
 from vision.evaluation import Score
-from vision.net import MODELS, DieNet
+from vision.net import MODELS, SURE_ONLY_BELOW, DieNet, NetDie
+from vision.pyramid import Pyramid
 from vision.reader import DiceReader
 
 PHOTOS = Path(__file__).parent / "photos"
@@ -55,6 +58,35 @@ def test_the_trace_counts_each_die_as_the_benchmark_scores_it(misses: ModuleType
     # Every die is in the size table once, under its outcome.
     outcomes = ("right", "wrong", "unsure", "missed")
     assert sum(len(trace.sizes.get(k, [])) for k in outcomes) == trace.labelled
+
+
+def test_the_trace_follows_the_reader_when_a_faint_find_is_unsure_after_its_second_look(
+    misses: ModuleType,
+    dimmed: Callable[[str, float, float], Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Under a dimmer light faint finds are read from MIN_VALUE (coloured like the dice read
+    # surely) and get a second look; the reader drops those it then reads unsurely, and the
+    # trace must drop them too. Here every second look of a faint find halves its faces.
+    real = DieNet._second_look
+    faint = 0
+
+    def doubting(self: DieNet, pyramid: Pyramid, dice: list[NetDie]) -> list[NetDie]:
+        nonlocal faint
+        out = real(self, pyramid, dice)
+        low = [d.heat < SURE_ONLY_BELOW for d in out]
+        faint += sum(low)
+        halved = np.array([0.5] * 6 + [1.0, 1.0])
+        return [
+            replace(d, probabilities=d.probabilities * halved) if lo else d
+            for d, lo in zip(out, low, strict=True)
+        ]
+
+    monkeypatch.setattr(DieNet, "_second_look", doubting)
+    for rig in RIGS:
+        for gain, lift in ((0.35, 20.0), (0.3, 30.0)):
+            misses.trace_rig(dimmed(rig, gain, lift), MODELS)
+    assert faint >= 2  # faint finds read at 0.5-0.9, given a second look
 
 
 def test_the_trace_says_when_it_no_longer_follows_the_reader(
