@@ -93,7 +93,8 @@ FAINT_SIZE = 2.0
 # A faint find read at MIN_VALUE to LOW_SURE is kept too when the classifier is all but sure
 # it is a die (*not a die* under FAINT_NOT_A_DIE) and its body colour (vision.colour's median
 # and distance, on its face crop) is within FAINT_COLOUR of a die's read surely over
-# SURE_ONLY_BELOW: the dice on one table look alike, specks and holes do not look like them.
+# SURE_ONLY_BELOW: the dice on one table look alike, specks and holes do not look like them
+# (a faint die of a colour no die read surely shares, a family's only die, needs LOW_SURE).
 # Held out (twenty-fifth session), 60.4 / 2.9 / 16.5 / 20.2 / 9.2 pooled against 59.3 / 2.8 /
 # 16.5 / 21.3 / 9.1 (pxl-tray 51.1% read right against 48.7%, box-gray 83.8 against 83.0),
 # at no cost measurable side by side; without the colour, 60.6% but dice-photos' phantoms
