@@ -357,12 +357,12 @@ class DieNet:
 
     def _score_low(self, pyramid: Pyramid, low: list[NetDie], scored: list[NetDie]) -> list[NetDie]:
         """The finds ``low`` under :data:`SURE_ONLY_BELOW` scored, beside the finds over it
-        already ``scored``. An adapted classifier scores them all (:meth:`_read` keeps those
-        it reads surely); the trained one only those that overlap no die it read surely and
-        are about their size (:data:`FAINT_SIZE`), with one look each, and keeps those it
+        already ``scored``. An adapted classifier scores them all (:meth:`_classify` keeps
+        those it reads surely); the trained one only those that overlap no die it read surely
+        and are about their size (:data:`FAINT_SIZE`), with one look each, and keeps those it
         reads at :data:`LOW_SURE` (:data:`READ_FROM`), or from :data:`MIN_VALUE` when it is
-        all but sure they are dice and they are coloured like a die read surely
-        (:data:`FAINT_COLOUR`)."""
+        all but sure they are dice (:data:`FAINT_NOT_A_DIE`) and they are coloured like a die
+        read surely (:data:`FAINT_COLOUR`)."""
         if not low or self.adapted:
             return self.score(pyramid, low)
         sure = [
