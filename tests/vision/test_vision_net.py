@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+from collections.abc import Callable
 from dataclasses import asdict, replace
 from pathlib import Path
 
@@ -537,6 +538,17 @@ def test_the_shipped_classifier_moves_a_misplaced_die_onto_it(photos: Path) -> N
 DIM_LIGHTS = ((0.45, 20.0), (0.35, 20.0), (0.3, 30.0))
 
 
+def _dimmed_photos(photos: Path, dimmed: Callable[[str, float, float], Path]) -> list[Path]:
+    """Every rig's test photos under each of :data:`DIM_LIGHTS`."""
+    folders = [
+        dimmed(rig.name, gain, lift)
+        for rig in sorted(photos.iterdir())
+        if rig.is_dir()
+        for gain, lift in DIM_LIGHTS
+    ]
+    return sorted(p for folder in folders for p in folder.glob("*.jpg"))
+
+
 def test_under_a_dimmer_light_more_dice_are_read_from_under_the_trained_threshold(
     photos: Path, dimmed
 ) -> None:
@@ -573,13 +585,7 @@ def test_a_faint_find_is_looked_at_once_only_beside_the_dice_read_and_at_their_s
 
     monkeypatch.setattr(net, "_score", recording)
     skipped = looked = kept = kept_unsure = other_size = 0
-    folders = [
-        dimmed(rig.name, gain, lift)
-        for rig in sorted(photos.iterdir())
-        if rig.is_dir()
-        for gain, lift in DIM_LIGHTS
-    ]
-    for path in sorted(p for folder in folders for p in folder.glob("*.jpg")):
+    for path in _dimmed_photos(photos, dimmed):
         pyramid = Pyramid(cv2.imread(str(path)))
         finds = net.detector.find(pyramid, search_levels(pyramid.shape))
         high = [d for d in finds if d.heat >= SURE_ONLY_BELOW]
@@ -628,13 +634,7 @@ def test_a_faint_find_read_unsurely_is_not_kept_when_unlike_the_dice_read_surely
     # they are compared with are not, and no faint find read under LOW_SURE is kept.
     net = DieNet()
     kept = kept_recoloured = 0
-    folders = [
-        dimmed(rig.name, gain, lift)
-        for rig in sorted(photos.iterdir())
-        if rig.is_dir()
-        for gain, lift in DIM_LIGHTS
-    ]
-    for path in sorted(p for folder in folders for p in folder.glob("*.jpg")):
+    for path in _dimmed_photos(photos, dimmed):
         bgr = cv2.imread(str(path))
         pyramid = Pyramid(bgr)
         finds = net.detector.find(pyramid, search_levels(pyramid.shape))
