@@ -64,11 +64,15 @@ def die_angle(bgr: np.ndarray, centre: tuple[float, float], size: float) -> floa
     y = np.where(first, gy[:, 0], np.where(second, gy[:, 1], gy[:, 2])).astype(np.float64)
     # cos 4θ and sin 4θ weighted by the magnitude, from the gradient without an atan2 per
     # pixel: with z = x + i·y, z⁴/|z|³ has angle 4θ and length |z|; z² = (x² − y²) + i·2xy.
-    # (In real arithmetic: numpy's complex powers took a fifth of the time.)
-    c2, s2 = x * x - y * y, 2 * x * y
-    weight = _MASK_FLAT / np.maximum(np.sqrt(x * x + y * y), 1e-6) ** 3
-    cos4 = float(((c2 * c2 - s2 * s2) * weight).sum())
-    sin4 = float((2 * c2 * s2 * weight).sum())
+    # (In real arithmetic: numpy's complex powers took a fifth of the time. |z|³ as |z|²·|z|
+    # and the sums as dot products: a power and a product and sum per term took 30 µs, this
+    # 20, of the 95 the whole function takes.)
+    xx, yy, xy = x * x, y * y, x * y
+    c2 = xx - yy
+    r2 = np.maximum(xx + yy, 1e-12)
+    weight = _MASK_FLAT / (r2 * np.sqrt(r2))
+    cos4 = float(np.dot(c2 * c2 - 4 * xy * xy, weight))
+    sin4 = float(np.dot(4 * c2 * xy, weight))
     return math.atan2(sin4, cos4) / 4
 
 

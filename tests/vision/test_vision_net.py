@@ -35,6 +35,7 @@ from vision.net import (
     MIN_VALUE,
     MODELS,
     READ_FROM,
+    SAME_SIZE,
     SIZED_MOST,
     SURE_ONLY_BELOW,
     DieNet,
@@ -42,6 +43,7 @@ from vision.net import (
     _body,
     _cut,
     _face,
+    _found_once,
     _overlap,
     _placed,
     _square,
@@ -436,6 +438,44 @@ def test_a_heap_is_told_from_a_die_over_its_pips() -> None:
     # Dice more than half its size away, or not much smaller, are not in it.
     apart = [_found((250, 100), 40, 5, 0.95), _found((100, 100), 150, 2, 0.9)]
     assert _without_heaps([heap, dice[0], *apart]) == [heap, dice[0], *apart]
+
+
+def test_a_die_found_twice_is_kept_once_and_the_stronger_find_wins() -> None:
+    def find(centre: tuple[float, float], size: float, heat: float) -> NetDie:
+        return NetDie(centre, size, heat, np.zeros(8))
+
+    die = find((100, 100), 40, 0.9)
+    again = find((108, 95), 50, 0.6)  # the same die on the next level: under half its side off
+    pip = find((104, 100), 12, 0.8)  # unlike in size: the face classifier decides
+    beside = find((125, 100), 40, 0.5)  # half a die off: a die of its own
+    assert _found_once([again, pip, die, beside]) == [die, pip, beside]
+    # Taken in order of heat: a find that clashes only with one already dropped is kept.
+    a, b, c = find((0, 0), 40, 0.9), find((15, 0), 40, 0.8), find((30, 0), 40, 0.7)
+    assert _found_once([c, b, a]) == [a, c]
+    assert _found_once([]) == [] and _found_once([b]) == [b]
+    # Many finds at once, as on a photo read from READ_FROM: each pair still judged alone.
+    rng = np.random.default_rng(3)
+    many = [
+        find((float(x), float(y)), float(s), float(h))
+        for x, y, s, h in zip(
+            rng.uniform(0, 300, 200),
+            rng.uniform(0, 300, 200),
+            rng.uniform(8, 80, 200),
+            rng.random(200),
+            strict=True,
+        )
+    ]
+    kept = _found_once(many)
+    assert kept == sorted(kept, key=lambda d: -d.heat) and 0 < len(kept) < len(many)
+    for d in sorted(many, key=lambda d: -d.heat):
+        stronger = [k for k in kept if k.heat > d.heat]
+        clash = any(
+            np.hypot(d.centre[0] - k.centre[0], d.centre[1] - k.centre[1])
+            < 0.5 * min(d.size, k.size)
+            and max(d.size, k.size) <= SAME_SIZE * min(d.size, k.size)
+            for k in stronger
+        )
+        assert (d in kept) != clash
 
 
 @pytest.mark.parametrize("k", range(8))
