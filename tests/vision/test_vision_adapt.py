@@ -161,6 +161,7 @@ def test_the_rolls_choose_how_sure_not_a_die_must_be_too(dim_rig) -> None:
     # From 0.3 "not a die" the adapted classifier drops finds it keeps from 0.4: on the dim
     # rig these are dice, and the labelled counts keep the default cut. Rolls whose counts
     # are what the reader finds from 0.3 (a rig whose extra finds are phantoms) choose 0.3.
+    # (A find dropped may leave room for another beside it: a photo may read more from 0.3.)
     photos, dice = _rolls(dim_rig)
     cal = Calibration()
     adapt_calibration(cal, photos, dice=dice)
@@ -169,7 +170,7 @@ def test_the_rolls_choose_how_sure_not_a_die_must_be_too(dim_rig) -> None:
         len(DiceReader(replace(cal, min_heat=MIN_HEAT, not_a_die_from=0.3)).read(p)) for p in photos
     ]
     loose = [len(DiceReader(replace(cal, min_heat=MIN_HEAT)).read(p)) for p in photos]
-    assert sum(strict) < sum(loose) and 0.3 in CUTS
+    assert any(a < b for a, b in zip(strict, loose, strict=True)) and 0.3 in CUTS
     assert pick_thresholds(cal, photos, strict) == (MIN_HEAT, 0.3)
     cal.min_heat, cal.not_a_die_from = MIN_HEAT, 0.3
     assert [len(DiceReader(cal).read(p)) for p in photos] == strict

@@ -50,6 +50,7 @@ from vision.net import (
     _unview,
     _without_heaps,
 )
+from vision.pose import die_angle
 from vision.pyramid import Pyramid, search_levels
 from vision.reader import DiceReader
 from vision.rigs import Rig, find_rigs, leave_one_out, rig_sizes
@@ -553,6 +554,19 @@ def test_a_die_the_classifier_moves_is_cut_again_and_read_there(
     once, again = read_right(0), read_right(LOOK_AGAIN_ROUNDS)
     assert once < 90 and again >= 100 and again >= once + 20  # of 144 dice
 
+    # Cut again at the turn measured before, unless moved more than TURN_AGAIN: most looks
+    # again measure no edges.
+    turns: list[tuple] = []
+    crops: list[tuple] = []
+    monkeypatch.setattr("vision.net.die_angle", lambda *a: turns.append(a) or die_angle(*a))
+    monkeypatch.setattr("vision.net._cut", lambda *a: crops.append(a) or _cut(*a))
+    assert read_right(LOOK_AGAIN_ROUNDS) == again
+    assert 144 < len(turns) < len(crops) - 200  # 172 of 428 here
+    turns.clear()
+    monkeypatch.setattr("vision.net.TURN_AGAIN", np.inf)
+    read_right(LOOK_AGAIN_ROUNDS)
+    assert len(turns) == 144
+
 
 def test_the_shipped_classifier_moves_a_misplaced_die_onto_it(photos: Path) -> None:
     # The misplaced dice: the shipped classifier's where outputs move nearly every one
@@ -618,8 +632,10 @@ def test_a_faint_find_is_looked_at_once_only_beside_the_dice_read_and_at_their_s
     calls: list[tuple[list[NetDie], list[NetDie]]] = []
     score_once = net._score
 
-    def recording(pyramid: Pyramid, dice: list[NetDie]) -> list[NetDie]:
-        out = score_once(pyramid, dice)
+    def recording(
+        pyramid: Pyramid, dice: list[NetDie], turns: list[float | None] | None = None
+    ) -> list[NetDie]:
+        out = score_once(pyramid, dice, turns)
         calls.append((dice, out))
         return out
 

@@ -146,17 +146,22 @@ def test_photos_exported_stretched_are_measured_so(photos: Path, rig: str) -> No
     assert measured_on >= len(labels) - 1
 
 
-@pytest.mark.parametrize(("rig", "as_is"), [("single-grey", None), ("roboflow-public", False)])
+@pytest.mark.parametrize(
+    ("rig", "unstretched"),
+    [("single-grey", set()), ("roboflow-public", {"K2EY8aOQJ86H0HKrieoF_jpg"})],
+)
 def test_a_photo_that_looks_stretched_is_read_the_surer_way(
-    photos: Path, rig: str, as_is: bool | None
+    photos: Path, rig: str, unstretched: set[str]
 ) -> None:
     # The shipped networks learnt these very photos as photographed (stretched): each looks
     # stretched. single-grey's hold one die each, read surely both ways, within 0.02 of
     # each other (the float networks kept both as they are, the 8-bit ones read one
-    # unstretched): either may be kept. roboflow-public's two are read unstretched since the
-    # reader looks again where the classifier says a die lies (vision.net.LOOK_AGAIN): that
-    # makes their unstretched reading surer (on one, a die's side face is read
-    # as a 4 there: test_vision_rigs.py). Either way every labelled die is read right.
+    # unstretched): either may be kept. On one of roboflow-public's, the unstretched
+    # reading reads three dice surely against two (a die's side face read as a 4 there:
+    # test_vision_rigs.py) and is kept; on the other both read two surely, their summed
+    # probabilities within 0.05: read unstretched until the twenty-sixth session, as it
+    # is since a look again keeps the die's turn (vision.net.TURN_AGAIN). Either way every
+    # labelled die is read right.
     labels = json.loads((photos / rig / "labels.json").read_text())
     looked_stretched = 0
     for name, dice in labels.items():
@@ -165,7 +170,7 @@ def test_a_photo_that_looks_stretched_is_read_the_surer_way(
             continue
         looked_stretched += 1
         read = DieNet().read(bgr)
-        assert as_is is None or (read.stretch == 0.0) == as_is, name
+        assert name.split("-")[0] not in unstretched or read.stretch != 0.0, name
         found = DiceReader().read(bgr)
         taken, _ = match([d.centre for d in found], [d["box"] for d in dice])
         assert {i: found[p].value for i, p in taken.items()} == dict(
