@@ -159,9 +159,9 @@ def test_a_photo_that_looks_stretched_is_read_the_surer_way(
     # unstretched): either may be kept. On one of roboflow-public's, the unstretched
     # reading reads three dice surely against two (a die's side face read as a 4 there:
     # test_vision_rigs.py) and is kept; on the other both read two surely, their summed
-    # probabilities within 0.05: read unstretched until the twenty-sixth session, as it
-    # is since a look again keeps the die's turn (vision.net.TURN_AGAIN). Either way every
-    # labelled die is read right.
+    # probabilities within 0.05: read unstretched until the twenty-sixth session, as
+    # photographed since a look again keeps the die's turn (vision.net.TURN_AGAIN). Either
+    # way every labelled die is read right.
     labels = json.loads((photos / rig / "labels.json").read_text())
     looked_stretched = 0
     for name, dice in labels.items():
