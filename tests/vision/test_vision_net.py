@@ -48,9 +48,10 @@ from vision.net import (
     _placed,
     _square,
     _unview,
+    _view,
     _without_heaps,
 )
-from vision.pose import die_angle
+from vision.pose import die_angle, die_side
 from vision.pyramid import Pyramid, search_levels
 from vision.reader import DiceReader
 from vision.rigs import Rig, find_rigs, leave_one_out, rig_sizes
@@ -566,6 +567,81 @@ def test_a_die_the_classifier_moves_is_cut_again_and_read_there(
     monkeypatch.setattr("vision.net.TURN_AGAIN", np.inf)
     read_right(LOOK_AGAIN_ROUNDS)
     assert len(turns) == 144
+
+
+def test_a_find_no_last_look_could_make_a_die_is_not_looked_at_again(
+    photos: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its mean on "not a die" after two looks can fall to two thirds of what it is, no lower:
+    # from 0.75 the cut (0.5) holds whatever the third look says.
+    net = DieNet()
+    phantom = NetDie((0.0, 0.0), 30.0, 1.0, np.array([0.05, 0, 0, 0, 0, 0, 0.75, 0.2]))
+    assert net._phantom_anyway(phantom, 2, last=True)
+    assert not net._phantom_anyway(phantom, 2, last=False)  # two more looks could
+    assert not net._phantom_anyway(
+        replace(phantom, probabilities=phantom.probabilities - 0.01), 2, True
+    )
+    assert not net._phantom_anyway(phantom, 1, last=True)  # (0.75 + 0) / 2 is under the cut
+
+    # Every rig's test photos: the same finds kept, with the same probabilities, and fewer
+    # crops cut, every find not looked at again dropped.
+    def scored(skip: bool) -> tuple[list[list[NetDie]], int]:
+        if not skip:
+            monkeypatch.setattr(DieNet, "_phantom_anyway", lambda *a: False)
+        cuts: list[tuple] = []
+        monkeypatch.setattr("vision.net._cut", lambda *a: cuts.append(a) or _cut(*a))
+        out = []
+        for path in sorted(photos.glob("*/*.jpg")):
+            pyramid = Pyramid(cv2.imread(str(path)))
+            finds = net.detector.find(pyramid, search_levels(pyramid.shape))
+            out.append(net.score(pyramid, [d for d in finds if d.heat >= SURE_ONLY_BELOW]))
+        return out, len(cuts)
+
+    fewer, cut = scored(skip=True)
+    every, all_cut = scored(skip=False)
+    assert cut < all_cut - 30  # 37 looks fewer here
+
+    def kept(dice: list[NetDie]) -> list[tuple]:
+        return [
+            (d.centre, d.size, d.angle, d.probabilities.tolist())
+            for d in dice
+            if d.not_a_die < net.not_a_die_from
+        ]
+
+    for some, all_ in zip(fewer, every, strict=True):
+        assert len(some) == len(all_) and kept(some) == kept(all_)
+    assert sum(len(kept(some)) for some in fewer) > 100
+
+
+def test_the_second_look_sees_each_crop_once_each_turned_another_way(dataset) -> None:
+    import vision.net
+
+    net = DieNet()
+    image = cv2.imread(str(dataset / "IMG_20191208_111411.jpg"))
+    pyramid = Pyramid(image)
+    dice = net.find(image)[:3]
+    seen: list[np.ndarray] = []
+    run = net.faces.run
+    net.faces = type(
+        "Recording", (), {"run": lambda _, o, feed: seen.append(feed["bgr"]) or run(o, feed)}
+    )()
+    looked = net._second_look(pyramid, dice)
+    (blob,) = seen
+    assert blob.shape == (15, 3, 32, 32)  # five crops a die, each seen once
+    views = np.round(blob.transpose(0, 2, 3, 1) * 255).astype(np.uint8).reshape(3, 5, 32, 32, 3)
+    for d, five in zip(dice, views, strict=True):
+        shift = vision.net.SECOND_LOOK * die_side(d.size, d.angle)
+        moved = [
+            (d.centre[0] + dx * shift, d.centre[1] + dy * shift)
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+        ]
+        crops = [_cut(pyramid, c, d.size, d.angle) for c in moved]
+        crops.append(_cut(pyramid, d.centre, d.size * vision.net.SECOND_LOOK_ZOOM, d.angle))
+        for crop, view, k in zip(crops, five, vision.net.SECOND_LOOK_VIEWS, strict=True):
+            assert np.array_equal(_view(crop[None], k)[0], view)
+    assert len(set(vision.net.SECOND_LOOK_VIEWS)) == 5  # five different views
+    # Averaged with the die's first look as before: one part its own, five the second look's.
+    assert all(np.isclose(d.probabilities.sum(), 1.0) for d in looked)
 
 
 def test_the_shipped_classifier_moves_a_misplaced_die_onto_it(photos: Path) -> None:
