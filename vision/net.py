@@ -175,7 +175,7 @@ PLACE_MOST = 0.5
 # another 2 points on roboflow-public but read box-gray's emblem die as a 4: the first
 # look's doubt must count. A find whose looks so far put so much on "not a die" that no
 # last look could bring it under the cut is not looked at again (DieNet._phantom_anyway):
-# nothing read changes, and on pxl-tray two finds in three over 0.3 are phantoms.
+# nothing read changes, and on pxl-tray 43% of the finds over 0.3 are dropped as phantoms.
 LOOK_AGAIN = 0.05
 LOOK_AGAIN_ROUNDS = 2
 # A die looked at again is cut at the turn measured before (vision.pose.die_angle) unless it
