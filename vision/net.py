@@ -416,7 +416,8 @@ class DieNet:
         """``dice`` with their turn and the face classifier's probabilities, each moved to
         where the classifier says it lies (and cut and classified there again when that is
         more than :data:`LOOK_AGAIN` off, at the turn measured before unless it moved more
-        than :data:`TURN_AGAIN`), nothing dropped yet."""
+        than :data:`TURN_AGAIN`, and unless no look could make it a die:
+        :meth:`_phantom_anyway`), nothing dropped yet."""
         scored = self._score(pyramid, dice)
         cut = list(dice)
         looks = [1] * len(dice)
