@@ -435,11 +435,29 @@ def test_a_heap_is_told_from_a_die_over_its_pips() -> None:
     sure = _found((100, 100), 200, 3, 0.95)
     assert _without_heaps([sure, *dice]) == [sure, *dice]
     assert _without_heaps([heap, dice[0]]) == [heap, dice[0]]
-    unsure = _found((100, 100), 200, 3, 0.4)
+    unsure = _found((100, 100), 110, 3, 0.4)
     assert _without_heaps([unsure, *dice]) == [unsure, *dice]
     # Dice more than half its size away, or not much smaller, are not in it.
-    apart = [_found((250, 100), 40, 5, 0.95), _found((100, 100), 150, 2, 0.9)]
+    # (Read under 0.9, so that the heap is not dropped for its size alone.)
+    apart = [_found((250, 100), 40, 5, 0.8), _found((100, 100), 150, 2, 0.8)]
     assert _without_heaps([heap, dice[0], *apart]) == [heap, dice[0], *apart]
+
+
+def test_a_find_far_bigger_than_the_dice_read_surely_is_no_die() -> None:
+    dice = [_found((60, 80), 40, 5, 0.95), _found((140, 110), 50, 2, 0.9)]
+    # Over three times their median size (45) and read under 0.9: a heap or a patch of table,
+    # read surely or not.
+    for p in (0.4, 0.7):
+        assert _without_heaps([_found((100, 100), 140, 4, p), *dice]) == dice
+    # Read at 0.9, or under three times their size, it stays (the rules that follow decide).
+    sure = _found((300, 100), 140, 4, 0.9)
+    near = _found((300, 100), 130, 4, 0.4)
+    assert _without_heaps([sure, near, *dice]) == [sure, near, *dice]
+    # Their size needs two dice read at 0.9, and 1s do not count: they may be its own pips.
+    assert _without_heaps([near, dice[0]]) == [near, dice[0]]
+    pips = [_found((80, 80), 20, 1, 0.99), _found((120, 120), 20, 1, 0.99)]
+    die = _found((100, 100), 100, 6, 0.4)
+    assert _without_heaps([die, *pips]) == [die, *pips]
 
 
 def test_a_die_found_twice_is_kept_once_and_the_stronger_find_wins() -> None:
