@@ -164,10 +164,11 @@ HEAP_PART = 0.6
 # be pips): the dice on one table are alike, and such a find is a heap or a patch of the
 # table that, kept, pushes the dice under it out (no two dice overlap, and _apart keeps the
 # bigger of two finds read alike). Held out (twenty-seventh session's folds), dice-photos
-# read 5 more dice right, 4 fewer wrong and 11 fewer phantoms, the other rigs the same dice
-# but one: pooled 6,118 right against 6,113, 267 wrong against 272, 879 phantoms against
-# 890. 2 read 2 dice fewer right; 1s counted in the median, 3 more (but a die over two pips
-# read as 1s would go).
+# read 5 more dice right, 4 fewer wrong and 11 fewer phantoms, the other rigs as many right
+# (a die or two moved between wrong, unsure, missed and phantom): pooled 6,118 right against
+# 6,113, 267 wrong against 272, 879 phantoms against 890. With 1s counted in the median, 3
+# more right (but a die over two pips read as 1s would go), and 2 times their size 2 fewer
+# than 3 times.
 HEAP_SIZE = 3.0
 # A classifier with where outputs (vision.augment.FACE_OUTPUTS) says where in its crop the die
 # lies; the reader moves each find there before any rule that compares finds, by at most
