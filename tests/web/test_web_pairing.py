@@ -118,10 +118,19 @@ def test_web_pairing_needs_a_dice_reader(server):
 
 
 def test_web_dice_progress_reaches_the_roller_only(tmp_path, server_factory):
-    server = server_factory(tmp_path / "data", DICE="simulated", DICE_ROLL_TIME=0.3)
+    # The dice start with the game: the roll-off lands a roll time after it is created, and
+    # each family's first roll is asked for then. Every stream must be open by that moment to
+    # see the whole of that roll (one that opens later is sent only the roll's progress), so
+    # the roll time is long enough for a loaded machine to open six streams (0.3 s was not,
+    # once in CI).
+    roll_time = 1.0
+    server = server_factory(tmp_path / "data", DICE="simulated", DICE_ROLL_TIME=roll_time)
+    created = time.monotonic()
     game = server.create_game()
     streams = {name: server.stream(game, name) for name in game.seats}
     table = server.stream(game, None)
+    opened = time.monotonic() - created
+    assert opened < roll_time, f"the streams took {opened:.2f} s to open: the test cannot tell"
     # The opening roll-off, then every family's first roll, come off the simulated dice.
     dice_settled(server, game, timeout=30)
     time.sleep(0.3)
