@@ -24,11 +24,10 @@ from vision import tray
 from vision.adapt import ROLLS, AdaptError, adapt_calibration
 from vision.calibration import Calibration, CalibrationError, default_path
 from vision.cameras import CameraError, FolderSource, FrameSource, open_camera
-from vision.colour import body_colour, calibrate_palette
+from vision.colour import calibrate_palette, die_colour
 from vision.draw import annotate, mistake_sheet
 from vision.evaluation import evaluate
 from vision.net import MIN_HEAT, NOT_A_DIE_FROM_ADAPTED
-from vision.pips import warp_die
 from vision.reader import ClassicReader, DiceReader
 from vision.still import MotionGate
 
@@ -333,7 +332,6 @@ def calibrate(
     for i, family in enumerate(families, start=2):
         _ask(f"Step {i}: put the {family} dice on the tray, apart from each other.", interactive)
         frame = _grab(camera, f"the {family} dice", skip)
-        lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
         dice = outline.read(frame)
         if not dice:
             raise CalibrationError(
@@ -341,7 +339,7 @@ def calibrate(
                 "lit, and that the mat contrasts with them"
                 + (" (and inside the tray: --tray)" if cal.tray else "")
             )
-        samples[family] = [body_colour(warp_die(lab, d.rect)) for d in dice]
+        samples[family] = [die_colour(frame, d.rect) for d in dice]
         counted += len(dice)
         sizes += [float(np.sqrt(d.rect[1][0] * d.rect[1][1])) for d in dice]
         seen += [float(d.rect[1][0]) for d in reader.read(frame)]

@@ -15,6 +15,9 @@ from collections.abc import Mapping, Sequence
 import cv2
 import numpy as np
 
+from vision.finding import Rect
+from vision.pips import warp_die
+
 # OpenCV 8-bit Lab (L scaled to 0..255, a and b offset by 128) of plain dice under white light.
 NAMED_COLOURS: dict[str, tuple[float, float, float]] = {
     "white": (235, 128, 128),
@@ -40,6 +43,13 @@ def body_colour(crop_lab: np.ndarray) -> np.ndarray:
     m = c // 5
     body: np.ndarray = np.median(crop_lab[m : c - m, m : c - m].reshape(-1, 3), axis=0)
     return body.astype(np.float32)
+
+
+def die_colour(bgr: np.ndarray, rect: Rect) -> np.ndarray:
+    """The body colour (:func:`body_colour`, Lab) of the die whose square is ``rect`` on a BGR
+    picture: the one measure of a die's colour, so a palette calibrated from some dice
+    matches the dice read later."""
+    return body_colour(cv2.cvtColor(warp_die(bgr, rect), cv2.COLOR_BGR2LAB))
 
 
 def _distance(a: np.ndarray, b: np.ndarray) -> float:

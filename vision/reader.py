@@ -23,10 +23,10 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration, fingerprint
-from vision.colour import NAMED_COLOURS, body_colour, nearest_colour
+from vision.colour import NAMED_COLOURS, die_colour, nearest_colour
 from vision.finding import Rect, find_dice
-from vision.net import MIN_VALUE, MODELS, VIEWS, DieNet, NetDie
-from vision.pips import read_pips, warp_die
+from vision.net import MIN_VALUE, MODELS, VIEWS, DieNet
+from vision.pips import read_pips
 from vision.pose import die_side
 from vision.tray import contains
 
@@ -123,13 +123,14 @@ class DiceReader:
         net_dice = net.find(bgr, cal.die_px, cal.tray)
         palette = cal.palette or NAMED_COLOURS
         found = []
-        lab_middles = _middles_lab(bgr, net_dice)
-        for d, colour_lab in zip(net_dice, lab_middles, strict=True):
+        for d in net_dice:
             side = die_side(d.size, d.angle)
             # A die on a stretched picture (vision.stretch) is outlined as the unstretched
             # die's square stretched along the picture's axes, near enough for drawing.
             wide, high = math.exp(d.stretch / 2), math.exp(-d.stretch / 2)
-            rect = (d.centre, (side * wide, side * high), float(np.degrees(d.angle)))
+            rect: Rect = (d.centre, (side * wide, side * high), float(np.degrees(d.angle)))
+            # Measured as calibrate measures its palette's dice (vision.colour.die_colour).
+            colour_lab = die_colour(bgr, rect)
             name, _ = nearest_colour(colour_lab, palette)
             p = d.best_probability
             sure = p >= self.min_value
@@ -173,7 +174,7 @@ class ClassicReader:
         found = []
         for cand in candidates:
             pips = read_pips(lab, cand.rect, mask)
-            colour_lab = body_colour(warp_die(lab, cand.rect))
+            colour_lab = die_colour(bgr, cand.rect)
             name, _ = nearest_colour(colour_lab, palette)
             found.append(
                 DieFound(
@@ -189,25 +190,6 @@ class ClassicReader:
             )
         found.sort(key=lambda d: (round(d.centre[1] / 20), d.centre[0]))
         return found
-
-
-def _middles_lab(bgr: np.ndarray, dice: list[NetDie]) -> list[np.ndarray]:
-    """Median Lab colour of the middle of each die (the middle third of its upright box:
-    inside the die however it is turned, and mostly body, since pips are a minority)."""
-    h, w = bgr.shape[:2]
-    out = []
-    for d in dice:
-        r = max(1, round(d.size / 6))
-        x, y = round(d.centre[0]), round(d.centre[1])
-        patch = bgr[max(0, y - r) : min(h, y + r + 1), max(0, x - r) : min(w, x + r + 1)]
-        if patch.size == 0:
-            patch = bgr[
-                min(h - 1, max(0, y)) : min(h - 1, max(0, y)) + 1,
-                min(w - 1, max(0, x)) : min(w - 1, max(0, x)) + 1,
-            ]
-        lab = cv2.cvtColor(np.ascontiguousarray(patch), cv2.COLOR_BGR2LAB)
-        out.append(np.median(lab.reshape(-1, 3), axis=0).astype(np.float32))
-    return out
 
 
 def _check_picture(bgr: np.ndarray) -> None:
