@@ -460,6 +460,23 @@ def test_a_find_far_bigger_than_the_dice_read_surely_is_no_die() -> None:
     assert _without_heaps([die, *pips]) == [die, *pips]
 
 
+def test_an_unsure_find_far_smaller_than_the_dice_read_surely_is_a_speck() -> None:
+    dice = [_found((60, 80), 40, 5, 0.95), _found((140, 110), 50, 2, 0.9)]
+    # Under half their median size (45) and unsure: a speck, a hole or a lone pip.
+    for p in (0.2, 0.45):
+        assert _without_heaps([_found((300, 300), 20, 3, p), *dice]) == dice
+    # Read at MIN_VALUE, or at half their size or more, it stays (the rules that follow
+    # decide): a small die read is a die.
+    read = _found((300, 300), 20, 3, 0.6)
+    half = _found((200, 300), 23, 3, 0.3)
+    assert _without_heaps([read, half, *dice]) == [read, half, *dice]
+    # Their size needs two dice read at 0.9, and 1s do not count.
+    speck = _found((300, 300), 10, 3, 0.3)
+    assert _without_heaps([speck, dice[0]]) == [speck, dice[0]]
+    ones = [_found((80, 80), 40, 1, 0.99), _found((120, 120), 40, 1, 0.99)]
+    assert _without_heaps([speck, *ones]) == [speck, *ones]
+
+
 def test_a_die_found_twice_is_kept_once_and_the_stronger_find_wins() -> None:
     def find(centre: tuple[float, float], size: float, heat: float) -> NetDie:
         return NetDie(centre, size, heat, np.zeros(8))
