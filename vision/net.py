@@ -172,7 +172,7 @@ HEAP_PART = 0.6
 HEAP_SIZE = 3.0
 # Nor is an unsure find (under MIN_VALUE) less than SPECK_SIZE times the size of those dice: a
 # speck, a hole or a pip on its own. Held out (twenty-ninth session's folds), 0.5 read as many
-# dice right on every rig and one more wrong (dice-photos), with 65 fewer phantoms of 869
+# dice right on every rig and one more wrong (dice-photos), with 65 fewer phantoms of 880
 # (pxl-tray 326 -> 296, roboflow-public 290 -> 278; single-grey 100 -> 89, which with box-gray
 # was not used in choosing it); box-gray, whose dice are at times found only as a pip, had 25
 # dice reported unsure missed instead. At 0.6, 5 fewer right; under 0.9 rather than
@@ -621,8 +621,8 @@ def _without_heaps(dice: list[NetDie]) -> list[NetDie]:
     (:data:`SPECK_SIZE`)."""
     sure = [d.size for d in dice if d.best_probability >= HEAP_BELOW and d.best != 1]
     typical = float(np.median(sure)) if len(sure) >= 2 else None
-    most = HEAP_SIZE * typical if typical else math.inf
-    least = SPECK_SIZE * typical if typical else 0.0
+    most = math.inf if typical is None else HEAP_SIZE * typical
+    least = 0.0 if typical is None else SPECK_SIZE * typical
 
     def heap(h: NetDie) -> bool:
         if h.best_probability >= HEAP_BELOW:
