@@ -629,10 +629,8 @@ def _without_heaps(dice: list[NetDie]) -> list[NetDie]:
             return False
         if h.size > most:
             return True
-        if h.size < least and h.best_probability < MIN_VALUE:
-            return True
         if h.best_probability < MIN_VALUE:
-            return False
+            return h.size < least  # a speck; an unsure find of a die's size stays
         inside = [
             d
             for d in dice
