@@ -52,8 +52,9 @@ class CameraDiceSource:
         self._still: list[list[DieFound]] = []
 
     def _die_id(self, index: int) -> str:
-        # Camera dice have no identity of their own: the name plus reading order is stable
-        # within a roll, which is what the table service needs to collect one roll.
+        # Camera dice have no identity of their own: the name plus their place in the roll's
+        # order (surest first) is stable within a roll, which is what the table service needs
+        # to collect one roll.
         return f"{self.camera.name}/{index}"
 
     def feed(self, frame: np.ndarray) -> list[DieReading]:
@@ -73,7 +74,12 @@ class CameraDiceSource:
         self._still.append(self._read(frame))
         if len(self._still) < self.read_frames:
             return []
-        agreed = agree(self._still)
+        # The surest first, the unsure last: the dice hub counts a roll's dice in the order
+        # they come to rest, and a camera's all rest in one frame, so when it sees more dice
+        # than the roll holds (a phantom) the one left over is the least sure.
+        agreed = sorted(
+            agree(self._still), key=lambda d: (d.value is None, -d.confidence, d.centre[::-1])
+        )
         self._still.clear()
         self._settled = True
         self.roll += 1

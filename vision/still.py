@@ -64,7 +64,9 @@ class MotionGate:
 
 @dataclass(frozen=True, slots=True)
 class AgreedDie:
-    """One die after agreement over several frames; ``value`` None when they did not agree."""
+    """One die after agreement over several frames; ``value`` None when they did not agree.
+    ``confidence`` is the share of frames that agreed times the reader's median confidence on
+    them (for an unsure die, on all its frames)."""
 
     value: int | None
     centre: tuple[float, float]
@@ -113,13 +115,17 @@ def agree(
             value = None
         colours = Counter(d.colour for d in track)
         best = max(track, key=lambda d: d.confidence)
+        # The share of frames that agree times how sure the reader was on them (median): a
+        # die every frame reads alike but faintly, as a phantom often is, is less sure than a
+        # die read surely, which is how the camera's source orders what it reports.
+        read = [d.confidence for d in track if d.value == value] or [d.confidence for d in track]
         agreed.append(
             AgreedDie(
                 value=value,
                 centre=best.centre,
                 box=best.box,
                 colour=colours.most_common(1)[0][0],
-                confidence=count / n,
+                confidence=count / n * float(np.median(read)),
                 votes=count,
                 frames=n,
             )

@@ -5,8 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import cv2
+import numpy as np
+import pytest
+from new_don_boards import board_for_players
 
+from companion.dice.assignment import Assignment
+from companion.dice.hub import DiceHub
 from companion.dice.reading import DieState
+from companion.games.new_don import NEW_DON, GodfatherRoll, Setup, new_game
+from companion.protocol import Seat
 from vision.calibration import DEFAULT, ENVIRONMENT, Calibration
 from vision.cameras import FolderSource
 from vision.reader import DieFound
@@ -40,7 +47,7 @@ def _still_die(synth, centre, value, seed):
     return img
 
 
-def die(value, x=100.0, y=100.0) -> DieFound:
+def die(value, x=100.0, y=100.0, confidence=0.9) -> DieFound:
     return DieFound(
         value=value,
         box=(int(x) - 15, int(y) - 15, int(x) + 15, int(y) + 15),
@@ -48,7 +55,7 @@ def die(value, x=100.0, y=100.0) -> DieFound:
         rect=((x, y), (30, 30), 0),
         colour="red",
         lab=(0, 0, 0),
-        confidence=0.9,
+        confidence=confidence,
         reason="",
     )
 
@@ -68,6 +75,43 @@ def test_frames_that_disagree_give_unsure() -> None:
 def test_a_die_seen_on_one_frame_only_is_dropped_as_a_phantom() -> None:
     agreed = agree([[die(3)], [die(3), die(1, x=300)], [die(3)]])
     assert [d.value for d in agreed] == [3]
+
+
+def test_a_die_read_faintly_on_every_frame_is_less_sure_than_one_read_surely() -> None:
+    frames = [[die(5, confidence=0.9), die(1, x=200, confidence=0.3)] for _ in range(3)]
+    frames[2][0] = die(6, confidence=0.9)  # one frame of three caught glare
+    five, one = agree(frames)
+    assert (five.value, one.value) == (5, 1)
+    assert five.confidence == pytest.approx(2 / 3 * 0.9)
+    assert one.confidence == pytest.approx(0.3)
+
+
+def test_a_camera_seeing_more_dice_than_the_roll_holds_leaves_out_the_least_sure(
+    tmp_path: Path,
+) -> None:
+    """A phantom read as a 1 above Maria's dice (first in reading order) is reported last, so
+    the dice hub, which counts a roll's dice in the order they come to rest, counts a die."""
+    for i in range(5):
+        cv2.imwrite(str(tmp_path / f"frame{i}.png"), np.full((240, 320, 3), 90, np.uint8))
+    seen = [die(1, x=160, y=20, confidence=0.35), die(4, y=150), die(6, x=220, y=150)]
+    source = CameraDiceSource(
+        FolderSource(tmp_path, name="cam0"),
+        owner="red",
+        gate=MotionGate(still_frames=2),
+        read_frames=3,
+        read=lambda frame: seen,
+    )
+    readings = list(source.readings())
+    assert [(r.state, r.face) for r in readings] == [(DieState.SETTLED, f) for f in (4, 6, 1)]
+
+    seats = (Seat("Maria", "red"), Seat("Johnny", "blue"), Seat("Claire", "green"))
+    hub = DiceHub(Assignment())
+    hub.expect(NEW_DON, seats, new_game(Setup(seats), board_for_players(3)))
+    for r in readings:
+        hub.feed(r)
+    # Maria's roll for the first Godfather takes one die: her surest, not the phantom.
+    assert hub.actions.get_nowait() == GodfatherRoll("Maria", 4)
+    assert hub.actions.empty()
 
 
 def test_camera_source_reports_rolling_then_the_settled_face(synth, tmp_path: Path) -> None:
