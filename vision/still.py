@@ -66,7 +66,7 @@ class MotionGate:
 class AgreedDie:
     """One die after agreement over several frames; ``value`` None when they did not agree.
     ``confidence`` is the share of frames that agreed times the reader's median confidence on
-    them (for an unsure die, on all its frames)."""
+    them (for an unsure die, on the frames that read it unsure, else on all its frames)."""
 
     value: int | None
     centre: tuple[float, float]
