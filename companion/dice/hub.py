@@ -338,7 +338,14 @@ class DiceHub:
                     self._place(Result(ref, reading.face, die.began or now, now), owner)
                 die.began = None
             elif reading.state is DieState.UNSURE:
-                if die.began is not None or fresh:
+                # Once per roll: after it moved, on its first sight (a camera's die has no
+                # past before the roll it is seen in), or in a roll not reported yet.
+                news = (
+                    die.began is not None
+                    or die.last is None
+                    or (reading.roll is not None and reading.roll != die.settled_roll)
+                )
+                if news and self._wanted(ref, owner):
                     self._out.append(
                         DiceProblem(
                             ref,
@@ -347,7 +354,7 @@ class DiceHub:
                         )
                     )
                 die.began = None
-            elif reading.state is DieState.COCKED:
+            elif reading.state is DieState.COCKED and self._wanted(ref, owner):
                 self._out.append(
                     DiceProblem(
                         ref, self._player_of(ref, owner), f"die {ref} is leaning: roll it again"
@@ -429,6 +436,15 @@ class DiceHub:
         if owner in w.shared:
             return True
         return OWN in w.pools and owner in self._owners.get(w.player, ())
+
+    def _wanted(self, ref: DieRef, owner: str | None) -> bool:
+        # Only a die an open roll still lacks is worth rolling again: a camera reports the
+        # phantom it could not read after the roll's real dice, and a die leaning while
+        # nothing is asked (dice pushed about in Resolution) is nobody's problem.
+        return any(
+            len(c.results) < c.wait.dice and self._eligible(ref, owner, c)
+            for c in self._open.values()
+        )
 
     def _fits(self, ref: DieRef, result: Result, owner: str | None) -> list[_Collect]:
         """The open rolls a result of die ``ref`` (owned by ``owner``) could count for."""

@@ -136,6 +136,21 @@ def test_a_leaning_die_and_an_unread_one_ask_for_a_reroll() -> None:
     assert "leaning" in problems[0].message and "could not be read" in problems[1].message
 
 
+def test_a_die_no_roll_wants_asks_for_no_reroll() -> None:
+    """Dice pushed about while the game asks nobody to roll, or a die beyond a roll already
+    complete, may lean or go unread: nothing to roll again."""
+    hub, clock, events = table()
+    hub.feed(DieReading("pixels", "green1", DieState.ROLLING))
+    hub.feed(DieReading("pixels", "green1", DieState.COCKED))
+    hub.feed(DieReading("pixels", "green1", DieState.UNSURE))
+    hub.expect(NEW_DON, SEATS, setup_state())
+    roll(hub, clock, "green1", 5)
+    assert hub.actions.get_nowait() == GodfatherRoll("Claire", 5)
+    hub.feed(DieReading("pixels", "green2", DieState.ROLLING))
+    hub.feed(DieReading("pixels", "green2", DieState.COCKED))
+    assert not [e for e in events if isinstance(e, DiceProblem)]
+
+
 def test_a_die_that_never_settles_is_no_longer_waited_for() -> None:
     hub, clock, _ = table()
     state = setup_state()
