@@ -259,6 +259,12 @@ def _session(path: Path | bytes) -> ort.InferenceSession:
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
+    # The 8-bit networks (vision.quantize) exactly on every x86 CPU: without VNNI (AMD Zen 1-3,
+    # Intel before Ice Lake) ONNX Runtime's fast 8-bit kernel saturates its 16-bit sums and
+    # reads differently (on the tests' photos of five rigs, on a Zen 3: 9 phantoms against 5,
+    # a pxl-tray die read wrong). This makes it use its exact kernel there, about as slow as
+    # the float networks; it changes nothing with VNNI or on a Pi's ARM cores.
+    options.add_session_config_entry("session.x64quantprecision", "1")
     model = path if isinstance(path, bytes) else str(path)
     return ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
 
