@@ -45,7 +45,7 @@ def cmd_read(args: argparse.Namespace) -> int:
         if image is None:
             print(f"error: cannot read {name} as an image", file=sys.stderr)
             return 2
-        dice = reader.read(image)
+        dice = reader.read(image, args.count)
         results[name] = [d.as_json() for d in dice]
         if args.draw:
             out = Path(args.draw)
@@ -424,6 +424,16 @@ def cmd_adapt(args: argparse.Namespace) -> int:
     return 0
 
 
+def _dice_count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"a count of dice is a whole number from 1, not {text!r}")
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m vision", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -432,6 +442,13 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true", help="machine-readable output")
     r.add_argument("--draw", metavar="DIR", help="write annotated pictures here")
     r.add_argument("--calibration", metavar="FILE", type=Path)
+    r.add_argument(
+        "--count",
+        metavar="N",
+        type=_dice_count,
+        help="how many dice are in view: with fewer read surely, look harder for the rest "
+        "(as the companion's camera does while the table waits for a roll of N dice)",
+    )
     r.set_defaults(run=cmd_read)
     e = sub.add_parser("evaluate", help="score the reader on labelled photos")
     e.add_argument("dir", help="folder with images and labels.json")

@@ -112,15 +112,17 @@ class DiceReader:
         self.views = views
         self.faces = _faces(self.calibration, models)
 
-    def read(self, bgr: np.ndarray) -> list[DieFound]:
-        """Every die on a BGR picture, in reading order (top to bottom, left to right)."""
+    def read(self, bgr: np.ndarray, count: int | None = None) -> list[DieFound]:
+        """Every die on a BGR picture, in reading order (top to bottom, left to right).
+        ``count``, when known, is how many dice are in view (a roll the table waits for):
+        with fewer read surely, the reader looks harder for the rest."""
         _check_picture(bgr)
         cal = self.calibration
         # The rig's "not a die" cut was chosen for its adapted classifier, and goes with it;
         # its threshold, if it has one, holds (else the classifier's own: vision.net.DieNet).
         cut = cal.not_a_die_from if self.faces is not None else None
         net = _net(self.models, self.views, self.faces, cal.min_heat, cut)
-        net_dice = net.find(bgr, cal.die_px, cal.tray)
+        net_dice = net.find(bgr, cal.die_px, cal.tray, count)
         palette = cal.palette or NAMED_COLOURS
         found = []
         for d in net_dice:

@@ -26,19 +26,24 @@ class CameraDiceSource:
 
     ``owner`` is the family the camera belongs to, or ``"table"`` for a shared tray.
     ``read_frames`` still frames are read per roll and must agree (see :func:`agree`).
+    ``lacking`` (the dice hub's :meth:`~companion.dice.hub.DiceHub.lacking`) says, given the
+    source's name, how many dice the roll its dice count for still lacks: the reader, told
+    how many dice to expect, looks harder when it reads fewer surely.
     """
 
     def __init__(
         self,
         camera: FrameSource,
         owner: str = "table",
+        lacking: Callable[[str], int | None] | None = None,
         reader: DiceReader | None = None,
         gate: MotionGate | None = None,
         read_frames: int = 3,
-        read: Callable[[np.ndarray], list[DieFound]] | None = None,
+        read: Callable[[np.ndarray, int | None], list[DieFound]] | None = None,
     ) -> None:
         self.camera = camera
         self.owner = owner
+        self.lacking = lacking
         self.gate = gate or MotionGate()
         self.read_frames = read_frames
         # The rig's calibration (tray, die size, colours, adapted classifier) when
@@ -71,7 +76,7 @@ class CameraDiceSource:
             return []
         if self._settled:
             return []
-        self._still.append(self._read(frame))
+        self._still.append(self._read(frame, self.lacking(self.source) if self.lacking else None))
         if len(self._still) < self.read_frames:
             return []
         # The surest first, the unsure last: the dice hub counts a roll's dice in the order

@@ -5,9 +5,11 @@ The vision layer provides two parts through entry points in the group :data:`CAM
 
 - ``open_camera``: ``open_camera(spec, name=...)`` opens a camera from a command-line spec
   (``picam``, a device number, a folder of images) and raises with a sentence when it cannot;
-- ``read_dice``: ``read_dice(camera, owner).readings()`` iterates the camera's readings, the
-  owner (a family's colour, a player's name, ``table`` for the shared tray) in their source
-  name (``camera:<cam>:<owner>``), which is how the hub knows whose dice they are.
+- ``read_dice``: ``read_dice(camera, owner, lacking).readings()`` iterates the camera's
+  readings, the owner (a family's colour, a player's name, ``table`` for the shared tray) in
+  their source name (``camera:<cam>:<owner>``), which is how the hub knows whose dice they
+  are; ``lacking`` is the hub's :meth:`~companion.dice.hub.DiceHub.lacking`, how many dice
+  the roll a source's dice count for still lacks, which the reader is told.
 
 This module only puts them together as a :class:`~companion.dice.source.DiceSource`. Without a
 vision layer installed, asking for a camera is a :class:`SourceError` that says so.
@@ -43,7 +45,8 @@ class Readings(Protocol):
 
 
 OpenCamera = Callable[..., Frames]
-ReadDice = Callable[[Frames, str], Readings]
+Lacking = Callable[[str], int | None]
+ReadDice = Callable[[Frames, str, Lacking], Readings]
 
 
 def camera_parts() -> tuple[OpenCamera, ReadDice]:
@@ -72,18 +75,18 @@ def camera_dice(
         camera = open_camera(spec, name=name)
     except (RuntimeError, OSError, ValueError) as exc:  # the vision layer's CameraError
         raise SourceError(str(exc)) from exc
-    return CameraDice(camera, owner or TABLE, read_dice)
+    return CameraDice(camera, owner or TABLE, read_dice, context.hub.lacking)
 
 
 class CameraDice(PumpedSource):
     """One camera's readings pumped into the hub. ``stop`` ends the frames at the next one, and
     the camera is closed on the pump's own thread (never under a read in progress)."""
 
-    def __init__(self, camera: Frames, owner: str, read_dice: ReadDice) -> None:
+    def __init__(self, camera: Frames, owner: str, read_dice: ReadDice, lacking: Lacking) -> None:
         self.camera = _Stoppable(camera)
         self.owner = owner
         try:  # made now, so a reader that cannot start (a broken calibration) stops serve
-            reader = read_dice(self.camera, owner)
+            reader = read_dice(self.camera, owner, lacking)
         except (RuntimeError, OSError, ValueError) as exc:
             self.camera.close()
             raise SourceError(str(exc)) from exc

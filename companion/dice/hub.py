@@ -390,6 +390,20 @@ class DiceHub:
                     return len(c.results), c.wait.dice
         return None
 
+    def lacking(self, source: str) -> int | None:
+        """How many dice the open rolls a die of ``source`` could count for still lack, or
+        None when it could count for none: what a camera, whose dice have no identity of
+        their own, is told to look for (a reading short of it looks harder)."""
+        with self._lock:
+            ref = DieRef(source, "")
+            owner = self.assignment.owner(ref)
+            short = [
+                c.wait.dice - len(c.results)
+                for c in self._open.values()
+                if self._eligible(ref, owner, c)
+            ]
+        return sum(short) if short else None
+
     def owner_names(self, player: str) -> set[str]:
         """The owners whose dice ``player`` rolls: their name and their seat colour."""
         with self._lock:

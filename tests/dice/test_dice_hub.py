@@ -151,6 +151,19 @@ def test_a_die_no_roll_wants_asks_for_no_reroll() -> None:
     assert not [e for e in events if isinstance(e, DiceProblem)]
 
 
+def test_a_camera_is_told_how_many_dice_the_roll_its_dice_count_for_lacks() -> None:
+    """A camera's dice have no identity: the hub tells its reader how many to look for, and
+    nothing when its dice count for no open roll, or for several (the table's tray while
+    three players roll: whose dice are in view is not the camera's to know)."""
+    hub, clock, _ = table()
+    maria, tray = "camera:cam0:red", "camera:cam1:table"
+    assert hub.lacking(maria) is None
+    hub.expect(NEW_DON, SEATS, setup_state())
+    assert (hub.lacking(maria), hub.lacking(tray)) == (1, None)
+    roll(hub, clock, "red1", 5)
+    assert hub.lacking(maria) is None
+
+
 def test_a_die_that_never_settles_is_no_longer_waited_for() -> None:
     hub, clock, _ = table()
     state = setup_state()

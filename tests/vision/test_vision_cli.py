@@ -59,6 +59,20 @@ def test_read_prints_json_with_value_box_colour_confidence(
     assert (tmp_path / "out" / (pic.stem + ".png")).exists()
 
 
+def test_read_told_how_many_dice_are_in_view_looks_harder(photos, capsys) -> None:
+    """``read --count N``: what the companion's camera does while the table waits for a roll
+    of N dice; a count that is no count is refused with the reason."""
+    pic = photos / "box-gray" / "00098_jpg-0c02265863461e1ef282730aeb28a768.jpg"
+    assert main(["read", str(pic)]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith(": 3 dice: 4 6 5")
+    assert main(["read", str(pic), "--count", "4"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith(": 4 dice: 1 4 6 5")
+    for bad in ("0", "four"):
+        with pytest.raises(SystemExit):
+            main(["read", str(pic), "--count", bad])
+        assert "a count of dice is a whole number from 1" in capsys.readouterr().err
+
+
 def test_read_says_clearly_when_a_file_is_not_a_picture(tmp_path, capsys) -> None:
     bad = tmp_path / "notes.txt"
     bad.write_text("hello")

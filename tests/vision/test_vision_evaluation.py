@@ -6,8 +6,9 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from vision.evaluation import SIZE_EDGES, Score, band_name, size_band
-from vision.reader import DieFound
+from vision.evaluation import SIZE_EDGES, Score, band_name, evaluate, size_band
+from vision.reader import DiceReader, DieFound
+from vision.rigs import Rig
 
 
 def found(value: int | None, box: tuple[int, int, int, int]) -> DieFound:
@@ -97,3 +98,22 @@ def test_evaluate_reports_dice_by_size() -> None:
         ["32-48", "px", "1", "0.0", "/", "100.0", "/", "0.0", "/", "0.0"],
         ["192", "px", "and", "more", "1", "0.0", "/", "0.0", "/", "100.0", "/", "0.0"],
     ]
+
+
+def test_the_benchmark_reads_each_photo_told_how_many_dice_it_holds(photos: Path) -> None:
+    """The benchmark's "told the count" column: each photo read with its labelled count, as
+    the dice hub tells a camera how many dice a roll lacks (box-gray's big faint 1 found)."""
+    spec = importlib.util.spec_from_file_location(
+        "vision_benchmark", Path(__file__).parents[2] / "benchmarks" / "vision.py"
+    )
+    assert spec and spec.loader
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rig = Rig(photos / "box-gray")
+    reader = DiceReader()
+    plain = evaluate(rig.folder, reader.read)
+    told = bench.told_count(rig, reader.read)
+    assert (told.labelled, told.right, told.wrong) == (plain.labelled, plain.right + 1, 0)
+    line = bench.told_table([("box-gray", plain, told)]).splitlines()[1].split()
+    assert line[:2] == ["box-gray", str(plain.labelled)]
+    assert line[11] == f"{100 * told.right / told.labelled:.1f}"

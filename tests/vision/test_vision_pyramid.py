@@ -102,9 +102,9 @@ def test_the_detector_reads_only_the_levels_it_must(dataset, monkeypatch) -> Non
     shapes: list[tuple[int, int]] = []
     peaks = Detector.peaks
 
-    def recording(self, img):
+    def recording(self, img, min_heat=None):
         shapes.append(img.shape[:2])
-        return peaks(self, img)
+        return peaks(self, img, min_heat)
 
     monkeypatch.setattr(Detector, "peaks", recording)
     photo = cv2.imread(str(dataset / "IMG_20191209_095545.jpg"))

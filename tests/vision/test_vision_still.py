@@ -99,7 +99,7 @@ def test_a_camera_seeing_more_dice_than_the_roll_holds_leaves_out_the_least_sure
         owner="red",
         gate=MotionGate(still_frames=2),
         read_frames=3,
-        read=lambda frame: seen,
+        read=lambda frame, count: seen,
     )
     readings = list(source.readings())
     assert [(r.state, r.face) for r in readings] == [(DieState.SETTLED, f) for f in (4, 6, 1)]
@@ -114,36 +114,43 @@ def test_a_camera_seeing_more_dice_than_the_roll_holds_leaves_out_the_least_sure
     assert hub.actions.empty()
 
 
-def _second_roll(tmp_path: Path, seen: list[DieFound]) -> tuple[list[object], list[object]]:
+def _second_roll(
+    tmp_path: Path, seen: list[DieFound]
+) -> tuple[list[object], list[object], list[int | None]]:
     """Two dice lie on Maria's tray when the game asks for her Godfather roll; she throws, and
-    the camera reads ``seen``: the hub's actions and events."""
+    the camera reads ``seen``: the hub's actions and events, and how many dice the reader was
+    told to expect on each frame it read."""
     for i in range(10):  # still, picked up at frame 5, still again
         shade = 90 if i < 5 else 200
         cv2.imwrite(str(tmp_path / f"frame{i}.png"), np.full((240, 320, 3), shade, np.uint8))
     before = [die(3), die(5, x=200)]
-    source = CameraDiceSource(
-        FolderSource(tmp_path, name="cam0"),
-        owner="red",
-        gate=MotionGate(still_frames=2),
-        read_frames=3,
-        read=lambda frame: before if frame[0, 0, 0] == 90 else seen,
-    )
-    readings = list(source.readings())
-    thrown = next(i for i, r in enumerate(readings) if r.state is DieState.ROLLING)
+    told: list[int | None] = []
+
+    def read(frame: np.ndarray, count: int | None) -> list[DieFound]:
+        told.append(count)
+        return before if frame[0, 0, 0] == 90 else seen
+
     seats = (Seat("Maria", "red"), Seat("Johnny", "blue"), Seat("Claire", "green"))
     events: list[object] = []
     now = [100.0]
     hub = DiceHub(Assignment(), clock=lambda: now[0], on_event=events.append)
-    for r in readings[:thrown]:
-        hub.feed(r)
-    now[0] += 60  # the game asks a minute later: the dice at rest are not her roll
-    hub.expect(NEW_DON, seats, new_game(Setup(seats), board_for_players(3)))
-    for r in readings[thrown:]:
+    source = CameraDiceSource(
+        FolderSource(tmp_path, name="cam0"),
+        owner="red",
+        lacking=hub.lacking,
+        gate=MotionGate(still_frames=2),
+        read_frames=3,
+        read=read,
+    )
+    for r in source.readings():
+        if r.state is DieState.ROLLING and not hub.waiting():
+            now[0] += 60  # the game asks a minute later: the dice at rest are not her roll
+            hub.expect(NEW_DON, seats, new_game(Setup(seats), board_for_players(3)))
         hub.feed(r)
     actions = []
     while not hub.actions.empty():
         actions.append(hub.actions.get_nowait())
-    return actions, events
+    return actions, events, told
 
 
 def test_a_phantom_the_camera_cannot_read_asks_for_no_reroll_once_the_roll_is_complete(
@@ -152,11 +159,13 @@ def test_a_phantom_the_camera_cannot_read_asks_for_no_reroll_once_the_roll_is_co
     """The camera reports what it could not read after the dice it read: when those complete
     the roll, the unread find is a phantom, not a die to roll again; short of it, it is one."""
     phantom = die(None, x=220, y=40, confidence=0.3)
-    actions, events = _second_roll(tmp_path, [die(4, y=150), phantom])
+    actions, events, told = _second_roll(tmp_path, [die(4, y=150), phantom])
     assert actions == [GodfatherRoll("Maria", 4)]
     assert not [e for e in events if isinstance(e, DiceProblem)]
+    # Nothing asked while the dice lay there; then the one die Maria's roll lacks.
+    assert told == [None] * 3 + [1] * 3
 
-    actions, events = _second_roll(tmp_path, [phantom])
+    actions, events, _ = _second_roll(tmp_path, [phantom])
     assert actions == []
     problems = [e for e in events if isinstance(e, DiceProblem)]
     assert [(p.player, "could not be read" in p.message) for p in problems] == [("Maria", True)]
