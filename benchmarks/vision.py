@@ -30,6 +30,10 @@ holds, which calibrate knows from the dice shown: the detector's threshold and t
 die" cut are chosen from it), and the rig's other photos read by the fold as trained and as
 adapted, so no photo is both adapted on and scored.
 
+A last table reads each photo told how many dice it holds (its labels' count), as the dice
+hub tells the companion's camera how many dice a roll lacks: finding fewer, the reader looks
+harder among its faint finds.
+
 Training needs PyTorch (``--python`` names an interpreter with it). A fold's networks are
 cached in ``--models`` (default ``build/vision-rigs/<rig>/``) and reused when their record
 matches; ``--train`` rebuilds them, ``--cached-only`` reads only the rigs already trained and
@@ -623,7 +627,7 @@ def main() -> int:
     print()
     print(
         "Told how many dice each photo holds, as the camera's reader is told how many dice "
-        "a roll lacks by the dice hub (short of that many read surely, it looks harder; "
+        "a roll lacks by the dice hub (finding fewer, it looks harder; "
         "right / wrong / unsure / missed / phantom, % of dice):"
     )
     told_rows.append((f"pooled ({measured} rig{'s' if measured != 1 else ''})", net, told_pooled))

@@ -446,7 +446,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--count",
         metavar="N",
         type=_dice_count,
-        help="how many dice are in view: with fewer read surely, look harder for the rest "
+        help="how many dice are in view: finding fewer, look harder for the rest "
         "(as the companion's camera does while the table waits for a roll of N dice)",
     )
     r.set_defaults(run=cmd_read)

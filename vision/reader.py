@@ -115,7 +115,7 @@ class DiceReader:
     def read(self, bgr: np.ndarray, count: int | None = None) -> list[DieFound]:
         """Every die on a BGR picture, in reading order (top to bottom, left to right).
         ``count``, when known, is how many dice are in view (a roll the table waits for):
-        with fewer read surely, the reader looks harder for the rest."""
+        finding fewer, the reader looks harder for the rest."""
         _check_picture(bgr)
         cal = self.calibration
         # The rig's "not a die" cut was chosen for its adapted classifier, and goes with it;

@@ -28,7 +28,7 @@ class CameraDiceSource:
     ``read_frames`` still frames are read per roll and must agree (see :func:`agree`).
     ``lacking`` (the dice hub's :meth:`~companion.dice.hub.DiceHub.lacking`) says, given the
     source's name, how many dice the roll its dice count for still lacks: the reader, told
-    how many dice to expect, looks harder when it reads fewer surely.
+    how many dice to expect, looks harder when it finds fewer.
     """
 
     def __init__(
