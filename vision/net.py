@@ -141,13 +141,16 @@ SECOND_LOOK_ZOOM = 0.8
 # Told how many dice are in view (a camera's roll: the dice hub knows how many it lacks), a
 # reading that kept fewer dice looks for the rest among the detector's faint finds (from
 # FILL_FROM to SURE_ONLY_BELOW) that lie on no die kept and are about the size of the dice
-# read surely (FAINT_SIZE), every look given, and adds those read at MIN_VALUE or more (a
-# 1 at LOW_SURE: specks and holes read as 1s) that the classifier is not sure are no die,
-# the likeliest first. Held out (thirty-first session's folds, each photo told its labelled
-# count), box-gray read 1,634 dice right against 1,594 (one more wrong, no more phantoms),
-# dice-photos 1,189 against 1,187 (docs/vision.md, *Told how many dice are in view*). With
-# 1s at MIN_VALUE too, 4 and 2 more right but 2 and 6 more phantoms (specks and holes); with
-# the dice reported unsure not counted as in view, 10 and 4 more right, 10 and 19 more.
+# read surely (FAINT_SIZE), every look given, and adds those the classifier reads at
+# MIN_VALUE or more (a 1 at LOW_SURE: specks and holes read as 1s) and is all but sure are
+# dice (FAINT_NOT_A_DIE, the faint finds' bar), the likeliest first: a die filled in is
+# counted in the roll without a word. Held out (thirty-first session's folds, each photo
+# told its labelled count), box-gray read 1,630 dice right against 1,594, pxl-tray 2,036
+# against 1,942 (9 more wrong, 9 more phantoms), dice-photos and roboflow-public as before
+# (docs/vision.md, *Told how many dice are in view*). With the reader's own "not a die" cut
+# (NOT_A_DIE_FROM), pxl-tray read 20 more right but 11 more wrong and 56 more phantoms,
+# nearly all read as 6s; with 1s at MIN_VALUE, box-gray and dice-photos read a few more
+# right and 2 and 6 more phantoms.
 FILL_FROM = 0.1
 SECOND_LOOK_BELOW = 0.9
 # The second look's five crops are seen once each, each in another of the classifier's views
@@ -650,7 +653,7 @@ class DieNet:
             d
             for d in self.score(pyramid, faint)
             if free(d)
-            and d.not_a_die < self.not_a_die_from
+            and d.not_a_die < FAINT_NOT_A_DIE
             and d.best_probability >= (LOW_SURE if d.best == 1 else MIN_VALUE)
         ]
         found = _apart(found, key=lambda d: (d.heat * d.best_probability,))[:lacking]
