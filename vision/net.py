@@ -576,8 +576,8 @@ class DieNet:
         (:func:`vision.pyramid.search_levels`): all of them, or with a calibrated die side
         ``die_px`` those where a die of half to twice that side is a size it knows. With a
         ``tray`` (a polygon, :mod:`vision.tray`) it reads only around the tray and keeps only
-        the dice inside it. Told that ``count`` dice are in view, it looks harder for those
-        it did not read surely (:data:`FILL_FROM`).
+        the dice inside it. Told that ``count`` dice are in view and finding fewer, it looks
+        harder for the rest (:data:`FILL_FROM`).
         """
         read = self.read(bgr, die_px, tray, count)
         if not read.stretch:
