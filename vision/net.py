@@ -633,10 +633,7 @@ class DieNet:
     ) -> Reading:
         """``read`` with up to ``lacking`` more dice read surely (:data:`FILL_FROM`)."""
         pyramid = read.pyramid
-        finds = self.detector.find(pyramid, search_levels(pyramid.shape, box), tray, FILL_FROM)
-        if box:
-            low, high = box / SIZED_MOST, box * SIZED_MOST
-            finds = [replace(d, size=min(high, max(low, d.size))) for d in finds]
+        finds = self._finds(pyramid, box, tray, FILL_FROM)
         sure = [d.size for d in read.dice if d.best_probability >= MIN_VALUE]
         size = float(np.median(sure)) if sure else None
         faces = [_face(d) for d in read.dice]
@@ -660,11 +657,23 @@ class DieNet:
         return replace(read, dice=read.dice + found)
 
     def _read(self, pyramid: Pyramid, box: float | None, tray: Polygon | None) -> Reading:
-        finds = self.detector.find(pyramid, search_levels(pyramid.shape, box), tray)
+        finds = self._finds(pyramid, box, tray)
+        return Reading(pyramid, finds, self._classify(pyramid, finds))
+
+    def _finds(
+        self,
+        pyramid: Pyramid,
+        box: float | None,
+        tray: Polygon | None,
+        min_heat: float | None = None,
+    ) -> list[NetDie]:
+        """The detector's finds on the levels where dice can be, from its threshold (or
+        ``min_heat``), each framed within :data:`SIZED_MOST` of a calibrated ``box``."""
+        finds = self.detector.find(pyramid, search_levels(pyramid.shape, box), tray, min_heat)
         if box:
             low, high = box / SIZED_MOST, box * SIZED_MOST
             finds = [replace(d, size=min(high, max(low, d.size))) for d in finds]
-        return Reading(pyramid, finds, self._classify(pyramid, finds))
+        return finds
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from types import ModuleType
 
 from vision.evaluation import SIZE_EDGES, Score, band_name, evaluate, size_band
 from vision.reader import DiceReader, DieFound
@@ -67,13 +68,19 @@ def test_each_die_is_counted_in_its_size_band_by_outcome() -> None:
     }
 
 
-def test_the_benchmark_prints_dice_read_right_by_size() -> None:
+def _benchmark() -> ModuleType:
+    """benchmarks/vision.py, which is a script, not a package module."""
     spec = importlib.util.spec_from_file_location(
         "vision_benchmark", Path(__file__).parents[2] / "benchmarks" / "vision.py"
     )
     assert spec and spec.loader
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
+    return bench
+
+
+def test_the_benchmark_prints_dice_read_right_by_size() -> None:
+    bench = _benchmark()
     pooled = Score()
     pooled.merge(score())
     lines = bench.size_table([("some-rig", score()), ("pooled (1 rig)", pooled)]).splitlines()
@@ -103,12 +110,7 @@ def test_evaluate_reports_dice_by_size() -> None:
 def test_the_benchmark_reads_each_photo_told_how_many_dice_it_holds(photos: Path) -> None:
     """The benchmark's "told the count" column: each photo read with its labelled count, as
     the dice hub tells a camera how many dice a roll lacks (box-gray's big faint 1 found)."""
-    spec = importlib.util.spec_from_file_location(
-        "vision_benchmark", Path(__file__).parents[2] / "benchmarks" / "vision.py"
-    )
-    assert spec and spec.loader
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = _benchmark()
     rig = Rig(photos / "box-gray")
     reader = DiceReader()
     plain = evaluate(rig.folder, reader.read)
