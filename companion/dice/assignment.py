@@ -36,6 +36,19 @@ class DieRef(NamedTuple):
     def __str__(self) -> str:
         return f"{self.source}/{self.die_id}"
 
+    def spoken(self) -> str:
+        """The die as a message to a player names it, at the start of a sentence.
+
+        A camera's die has no identity a player could find on the tray (its id is its place
+        in the roll's order), so it is named by the camera that sees it; any other die by its
+        id, which its pairing page shows."""
+        kind, _, rest = self.source.partition(":")
+        if kind == "camera":
+            return f"A die camera {rest.partition(':')[0]} sees"
+        if kind == "phone":
+            return "A die entered on a phone"
+        return f"Die {self.die_id}"
+
 
 def source_owner(source: str) -> str | None:
     """Owners that come with the source's name: ``phone:<player>``, ``camera:<cam>:<owner>``."""

@@ -350,14 +350,16 @@ class DiceHub:
                         DiceProblem(
                             ref,
                             self._player_of(ref, owner),
-                            f"die {ref} could not be read: roll it again",
+                            f"{ref.spoken()} could not be read: roll it again",
                         )
                     )
                 die.began = None
             elif reading.state is DieState.COCKED and self._wanted(ref, owner):
                 self._out.append(
                     DiceProblem(
-                        ref, self._player_of(ref, owner), f"die {ref} is leaning: roll it again"
+                        ref,
+                        self._player_of(ref, owner),
+                        f"{ref.spoken()} is leaning: roll it again",
                     )
                 )
             if reading.state is not DieState.ROLLING and reading.roll is not None:

@@ -133,7 +133,10 @@ def test_a_leaning_die_and_an_unread_one_ask_for_a_reroll() -> None:
     hub.feed(DieReading("pixels", "green1", DieState.UNSURE))
     problems = [e for e in events if isinstance(e, DiceProblem)]
     assert [p.player for p in problems] == ["Claire", "Claire"]
-    assert "leaning" in problems[0].message and "could not be read" in problems[1].message
+    assert [p.message for p in problems] == [
+        "Die green1 is leaning: roll it again",
+        "Die green1 could not be read: roll it again",
+    ]
 
 
 def test_a_die_no_roll_wants_asks_for_no_reroll() -> None:
