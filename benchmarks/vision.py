@@ -32,7 +32,7 @@ adapted, so no photo is both adapted on and scored.
 
 A last table reads each photo told how many dice it holds (its labels' count), as the dice
 hub tells the companion's camera how many dice a roll lacks: finding fewer, the reader looks
-harder among its faint finds.
+harder among its faint finds; finding more, the table counts only the surest that many.
 
 Training needs PyTorch (``--python`` names an interpreter with it). A fold's networks are
 cached in ``--models`` (default ``build/vision-rigs/<rig>/``) and reused when their record
@@ -81,6 +81,7 @@ from vision.evaluation import SIZE_EDGES, Score, band_name, evaluate, wilson  # 
 from vision.net import MODELS as SHIPPED  # noqa: E402
 from vision.reader import DiceReader, DieFound  # noqa: E402
 from vision.rigs import DATASETS, Rig, find_rigs, leave_one_out, rig_sizes  # noqa: E402
+from vision.still import surest_first  # noqa: E402
 
 BUILD = ROOT / "build" / "vision-rigs"
 BIG = (4032, 3024)  # a 12-megapixel phone photo
@@ -223,8 +224,17 @@ def told_count(rig: Rig, read: Callable[..., Sequence[DieFound]]) -> Score:
     labels = rig.labels()
     score = Score()
     for name in sorted(labels):
-        score.merge(evaluate(rig.folder, partial(read, count=len(labels[name])), names=[name]))
+        score.merge(evaluate(rig.folder, partial(counted, read, len(labels[name])), names=[name]))
     return score
+
+
+def counted(
+    read: Callable[..., Sequence[DieFound]], count: int, picture: np.ndarray
+) -> list[DieFound]:
+    """The dice of ``picture`` the table counts in a roll of ``count``: the reader told the
+    count, then the surest ``count`` of what it found, in the order the camera reports them
+    (:func:`vision.still.surest_first`), since the hub counts no die past the roll's size."""
+    return surest_first(read(picture, count=count))[:count]
 
 
 def read_calibrated(
@@ -627,8 +637,9 @@ def main() -> int:
     print()
     print(
         "Told how many dice each photo holds, as the camera's reader is told how many dice "
-        "a roll lacks by the dice hub (finding fewer, it looks harder; "
-        "right / wrong / unsure / missed / phantom, % of dice):"
+        "a roll lacks by the dice hub (finding fewer, it looks harder; finding more, the "
+        "table counts the surest that many; right / wrong / unsure / missed / phantom, "
+        "% of dice):"
     )
     told_rows.append((f"pooled ({measured} rig{'s' if measured != 1 else ''})", net, told_pooled))
     print(told_table(told_rows))

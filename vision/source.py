@@ -18,7 +18,7 @@ from companion.dice.reading import DieReading, DieState
 from vision.calibration import Calibration
 from vision.cameras import FrameSource, frames
 from vision.reader import DiceReader, DieFound
-from vision.still import AgreedDie, MotionGate, agree
+from vision.still import AgreedDie, MotionGate, agree, surest_first
 
 
 class CameraDiceSource:
@@ -79,12 +79,7 @@ class CameraDiceSource:
         self._still.append(self._read(frame, self.lacking(self.source) if self.lacking else None))
         if len(self._still) < self.read_frames:
             return []
-        # The surest first, the unsure last: the dice hub counts a roll's dice in the order
-        # they come to rest, and a camera's all rest in one frame, so when it sees more dice
-        # than the roll holds (a phantom) the one left over is the least sure.
-        agreed = sorted(
-            agree(self._still), key=lambda d: (d.value is None, -d.confidence, d.centre[::-1])
-        )
+        agreed = surest_first(agree(self._still))
         self._still.clear()
         self._settled = True
         self.roll += 1

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -75,6 +76,17 @@ class AgreedDie:
     confidence: float
     votes: int
     frames: int
+
+
+Ranked = TypeVar("Ranked", DieFound, AgreedDie)
+
+
+def surest_first(dice: Iterable[Ranked]) -> list[Ranked]:
+    """The order a camera reports a roll's dice in: read before unsure, surer before less sure
+    (then top to bottom, left to right, so the order is stable). The dice hub counts a roll's
+    dice in the order they come to rest, and a camera's all rest in one frame: seeing more
+    dice than the roll lacks (a phantom), the one left uncounted is the least sure."""
+    return sorted(dice, key=lambda d: (d.value is None, -d.confidence, d.centre[::-1]))
 
 
 def agree(

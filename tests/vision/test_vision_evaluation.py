@@ -4,6 +4,7 @@ the benchmark can show what the rigs' different die sizes do to its figures."""
 from __future__ import annotations
 
 import importlib.util
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
@@ -119,3 +120,33 @@ def test_the_benchmark_reads_each_photo_told_how_many_dice_it_holds(photos: Path
     line = bench.told_table([("box-gray", plain, told)]).splitlines()[1].split()
     assert line[:2] == ["box-gray", str(plain.labelled)]
     assert line[11] == f"{100 * told.right / told.labelled:.1f}"
+
+
+def test_told_the_count_the_benchmark_scores_only_the_dice_the_table_counts(
+    photos: Path,
+) -> None:
+    """A reader finding more dice than the photo holds: the hub counts the surest that many
+    (the camera reports them surest first), so the told column scores no phantom it drops, and
+    a phantom surer than a real die costs that die instead."""
+    bench = _benchmark()
+    rig = Rig(photos / "box-gray")
+    reader = DiceReader()
+
+    def with_phantom(confidence: float) -> object:
+        def read(picture: object, count: int | None = None) -> list[DieFound]:
+            phantom = replace(found(6, (0, 0, 30, 30)), confidence=confidence)
+            return [*reader.read(picture, count), phantom]  # type: ignore[arg-type]
+
+        return read
+
+    plain = bench.told_count(rig, reader.read)
+    unsure = bench.told_count(rig, with_phantom(0.01))
+
+    def counts(sc: Score) -> tuple[int, ...]:
+        return (sc.right, sc.wrong, sc.abstained, sc.missed, sc.phantom, sc.exact_images)
+
+    assert counts(unsure) == counts(plain)
+    # Surer than any real die, it is counted, and never more dice than the photo holds.
+    sure = bench.told_count(rig, with_phantom(1.0))
+    assert sure.phantom > plain.phantom
+    assert sure.right + sure.wrong + sure.abstained + sure.phantom <= sure.labelled
