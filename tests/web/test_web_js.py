@@ -20,6 +20,7 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from high_die import HIGH_DIE
@@ -355,3 +356,38 @@ def test_the_generic_view_plays_a_game_it_has_no_views_for(server, browser, high
     finally:
         for ctx in contexts:
             ctx.close()
+
+
+def test_a_tap_on_a_newer_picture_is_sent_though_the_last_reply_is_still_on_its_way(
+    server, browser, high_die
+) -> None:
+    """A change's event can reach a phone before the reply to it does (another connection,
+    a slow Wi-Fi). Ann's roll is applied and its event shows her the call to make, while the
+    reply to her roll is held back: her tap on "keep" is no double tap, and is sent once that
+    reply is in (it was dropped: the phone was still "sending")."""
+    game = server.create_game(["Ann", "Bo"], game="high-die")
+    assert server.act(game, "Bo", {"type": "roll", "player": "Bo", "face": 2}).status == 200
+    ctx = browser.new_context(extra_http_headers={"X-Player-Token": game.seats["Ann"].token})
+    try:
+        phone = ctx.new_page()
+        phone.set_default_timeout(10_000)
+        held: list[tuple[Any, Any]] = []
+
+        def hold(route: Any) -> None:
+            held.append((route, route.fetch()))  # the server applies it; the page waits
+
+        phone.route("**/dice/roll", hold)
+        phone.goto(f"{server.url}/play/{game.id}")
+        phone.wait_for_function("s => document.body.dataset.seq === s", arg=str(1))
+        phone.click("#dice-entry .faces button[data-face='5']")
+        phone.click("#dice-entry button.send")
+        phone.wait_for_function("s => document.body.dataset.seq === s", arg=str(2))
+        assert len(held) == 1  # the roll's event came; its reply has not
+        phone.click("#choices button.choice[data-group='keep']")
+        route, reply = held.pop()
+        route.fulfill(response=reply)
+        phone.wait_for_function("s => Number(document.body.dataset.seq) >= s", arg=3)
+        state = server.service.game(game.id).state
+        assert server.service.game(game.id).seq == 3 and state.speaker == 1, state
+    finally:
+        ctx.close()

@@ -46,7 +46,7 @@ function newKey() {
   return crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2) + Date.now();
 }
 
-let sending = false;
+let sending = null;  // the change on its way: the picture it was made against, and its end
 
 /* POST a change; the reply's data, or null when it was refused, cancelled or already sending.
  *
@@ -61,16 +61,22 @@ let sending = false;
  *            again against it (a choice everyone makes at once, still offered); else the
  *            refusal is shown
  *
- * One change at a time: a second tap while the first is on its way would be made against the
- * same picture (and on the home page, would create a second game).
+ * One change at a time: a second tap on the picture the first was made against is a double
+ * tap, dropped (on the home page it would create a second game). A tap on a newer picture is
+ * not: the change's event can reach the page before the reply to it does, and a player who
+ * taps what the new picture offers waits for the first reply, then is sent.
  */
 export async function send(path, body, { csrf, confirm, asHost = false, live = null, anySeq = false, again = null } = {}) {
-  if (sending) return null;
+  while (sending) {
+    if (!live || live.pic?.seq === sending.seq) return null;
+    await sending.done;
+  }
   if (confirm && !window.confirm(confirm)) return null;
   const fields = { ...body };
   if (asHost) fields.as = "host";
   if (live) fields.key = newKey();
-  sending = true;
+  let done;
+  sending = { seq: live?.pic?.seq, done: new Promise((resolve) => { done = resolve; }) };
   try {
     for (let tries = 0; ; tries += 1) {
       if (live && !anySeq) fields.expected_seq = live.pic.seq;
@@ -87,6 +93,7 @@ export async function send(path, body, { csrf, confirm, asHost = false, live = n
       return null;
     }
   } finally {
-    sending = false;
+    sending = null;
+    done();
   }
 }
