@@ -11,6 +11,7 @@ import pickle
 import random
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from new_don_boards import FILES
@@ -49,6 +50,9 @@ from companion.records import dump_record, parse_record, replay
 from companion.simulate import play, random_setup
 
 GAMES = int(os.environ.get("ENGINE_PROPERTY_GAMES", "1000"))
+# The games are played in parts, so that ./test's workers share them (one part alone was most of
+# a worker's time); GAMES in all.
+PARTS = 4
 
 house_rules = st.builds(
     HouseRules,
@@ -129,11 +133,17 @@ def fuzz(state: State, rng: random.Random) -> Action:
     return rng.choice([Pass(name), KeepVegas(name, dice[:2])])
 
 
+@pytest.mark.parametrize("part", range(PARTS))
 @settings(
-    max_examples=GAMES, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=max(1, GAMES // PARTS),
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(3, 6), rules=house_rules)
-def test_random_games_keep_every_invariant(seed: int, players: int, rules: HouseRules) -> None:
+def test_random_games_keep_every_invariant(
+    part: int, seed: int, players: int, rules: HouseRules
+) -> None:
     rng = random.Random(seed ^ 0x5EED)
     actions = []
     state = None

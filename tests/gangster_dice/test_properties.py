@@ -16,6 +16,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from gd_table import FILES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -53,6 +54,9 @@ from companion.records import dump_record, parse_record, replay
 from companion.simulate import random_setup
 
 GAMES = int(os.environ.get("GANGSTER_DICE_PROPERTY_GAMES", "100"))
+# The games are played in parts, so that ./test's workers share them (one part alone was most of
+# a worker's time); GAMES in all.
+PARTS = 4
 
 house_rules = st.builds(
     HouseRules, **{info.name: st.sampled_from(info.values) for info in option_list(GANGSTER_DICE)}
@@ -148,8 +152,12 @@ def fuzz(s: State, rng: random.Random) -> Any:
     return Roll(name, tuple((c, rng.randint(1, 6)) for c in stash.listed()))
 
 
+@pytest.mark.parametrize("part", range(PARTS))
 @settings(
-    max_examples=GAMES, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=max(1, GAMES // PARTS),
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 @given(
     seed=st.integers(0, 2**32 - 1),
@@ -159,7 +167,7 @@ def fuzz(s: State, rng: random.Random) -> Any:
     characters=st.sampled_from(["off", "on"]),
 )
 def test_random_games_keep_every_invariant(
-    seed: int, players: int, rules: HouseRules, cards: str, characters: str
+    part: int, seed: int, players: int, rules: HouseRules, cards: str, characters: str
 ) -> None:
     rng = random.Random(seed ^ 0x6D1CE)
     line = setup_line(players, rules, cards, characters)
