@@ -518,7 +518,7 @@ class DiceHub:
                         r.ref,
                         c.wait.player,
                         f"{c.wait.player} rolled more dice than the "
-                        f"{need} asked for; die {r.ref} was not counted",
+                        f"{need} asked for. {r.ref.spoken()} was not counted",
                     )
                 )
             assert self._rules is not None  # an open roll came from expect()

@@ -100,6 +100,23 @@ def test_a_roll_completes_when_all_dice_settled_and_none_still_tumbles() -> None
     assert hub.progress("Maria") is None
 
 
+def test_a_die_more_than_the_roll_asks_for_is_not_counted_and_the_roller_is_told() -> None:
+    """Maria rolls two dice for the roll-off's one: the first to land counts, and the message
+    names the other as she can find it."""
+    hub, clock, events = table()
+    at_rest(hub, "red1", "red2")
+    hub.expect(NEW_DON, SEATS, setup_state())
+    for die in ("red1", "red2"):
+        hub.feed(DieReading("pixels", die, DieState.ROLLING, roll=0))
+    clock.now += 0.1
+    hub.feed(DieReading("pixels", "red1", DieState.SETTLED, face=3, roll=1))
+    hub.feed(DieReading("pixels", "red2", DieState.SETTLED, face=5, roll=1))
+    assert hub.actions.get_nowait() == GodfatherRoll("Maria", 3)
+    assert [(p.player, p.message) for p in events if isinstance(p, DiceProblem)] == [
+        ("Maria", "Maria rolled more dice than the 1 asked for. Die red2 was not counted")
+    ]
+
+
 def test_dice_pushed_about_before_the_roll_was_asked_for_do_not_count() -> None:
     hub, clock, _ = table()
     state = setup_state()
