@@ -4,9 +4,12 @@ the benchmark can show what the rigs' different die sizes do to its figures."""
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
+
+import numpy as np
 
 from vision.evaluation import SIZE_EDGES, Score, band_name, evaluate, size_band
 from vision.reader import DiceReader, DieFound
@@ -132,10 +135,10 @@ def test_told_the_count_the_benchmark_scores_only_the_dice_the_table_counts(
     rig = Rig(photos / "box-gray")
     reader = DiceReader()
 
-    def with_phantom(confidence: float) -> object:
-        def read(picture: object, count: int | None = None) -> list[DieFound]:
+    def with_phantom(confidence: float) -> Callable[..., list[DieFound]]:
+        def read(picture: np.ndarray, count: int | None = None) -> list[DieFound]:
             phantom = replace(found(6, (0, 0, 30, 30)), confidence=confidence)
-            return [*reader.read(picture, count), phantom]  # type: ignore[arg-type]
+            return [*reader.read(picture, count), phantom]
 
         return read
 
