@@ -47,7 +47,7 @@ import argparse
 import json
 import sys
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -69,7 +69,7 @@ from vision.net import (  # noqa: E402
     _found_once,
     _from_level,
 )
-from vision.pyramid import BAND, Pyramid, search_levels  # noqa: E402
+from vision.pyramid import BAND, Pyramid, Scaled, half_octave, search_levels  # noqa: E402
 from vision.rigs import DATASETS, find_rigs  # noqa: E402
 
 BUILD = ROOT / "build" / "vision-rigs"
@@ -114,14 +114,14 @@ def _inside(point: tuple[float, float], box: list[float]) -> bool:
     return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
 
 
-def _heat_in_box(heats: list[tuple[int, np.ndarray]], box: list[float]) -> float:
-    """The highest heat of any cell whose centre lies in ``box``, over the levels' ``heats``."""
+def _heat_in_box(heats: list[tuple[float, float, np.ndarray]], box: list[float]) -> float:
+    """The highest heat of any cell whose centre lies in ``box``, over the levels' ``heats``
+    (:func:`_heats`)."""
     best = 0.0
-    for k, heat in heats:
-        f = 2**k * STRIDE
-        # Cell (gx, gy) of level k has its centre at ((gx + 0.5)·f, (gy + 0.5)·f).
-        x0, y0 = int(np.ceil(box[0] / f - 0.5)), int(np.ceil(box[1] / f - 0.5))
-        x1, y1 = int(np.floor(box[2] / f - 0.5)) + 1, int(np.floor(box[3] / f - 0.5)) + 1
+    for fx, fy, heat in heats:
+        # Cell (gx, gy) has its centre at ((gx + 0.5)·fx, (gy + 0.5)·fy), near enough.
+        x0, y0 = int(np.ceil(box[0] / fx - 0.5)), int(np.ceil(box[1] / fy - 0.5))
+        x1, y1 = int(np.floor(box[2] / fx - 0.5)) + 1, int(np.floor(box[3] / fy - 0.5)) + 1
         cells = heat[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)]
         if cells.size:
             best = max(best, float(cells.max()))
@@ -134,21 +134,39 @@ def _into(x: float, y: float, fx: float, fy: float) -> tuple[float, float]:
     return ((x + 0.5) * fx - 0.5, (y + 0.5) * fy - 0.5)
 
 
-def _heats(net: DieNet, pyramid: Pyramid, levels: list[int]) -> list[tuple[int, np.ndarray]]:
-    return [(k, 1 / (1 + np.exp(-net.detector.maps(pyramid.level(k))[0]))) for k in levels]
+def _pictures(pyramid: Pyramid) -> list[tuple[Pyramid, list[int], Scaled | None]]:
+    """The pictures the detector searches (``Detector.search``), each with its levels: the
+    picture's pyramid, and its half-octave picture (then also given as the :class:`Scaled`
+    that carries its points back)."""
+    half = half_octave(pyramid)
+    return [(pyramid, search_levels(pyramid.shape), None), (half, search_levels(half.shape), half)]
 
 
-def _stages(net: DieNet, pyramid: Pyramid, levels: list[int]) -> dict[str, list[NetDie]]:
+def _heats(net: DieNet, pyramid: Pyramid) -> list[tuple[float, float, np.ndarray]]:
+    """Each level's heat map, with the size of its cells across and down in the picture's
+    pixels."""
+    return [
+        (cell / (s.fx if s else 1.0), cell / (s.fy if s else 1.0), heat)
+        for p, levels, s in _pictures(pyramid)
+        for k in levels
+        for cell, heat in [(2**k * STRIDE, 1 / (1 + np.exp(-net.detector.maps(p.level(k))[0])))]
+    ]
+
+
+def _stages(net: DieNet, pyramid: Pyramid) -> dict[str, list[NetDie]]:
     """The finds after each step of ``DieNet.find`` (no tray, no calibration)."""
     peaks, banded = [], []
-    for k in levels:
-        low = BAND[0] * (0.6 if k == levels[0] else 0.75)
-        high = BAND[1] * (np.inf if k == levels[-1] else 1.3)
-        for cx, cy, size, heat in net.detector.peaks(pyramid.level(k)):
-            d = NetDie(_from_level((cx, cy), k), size * 2**k, heat, np.zeros(8))
-            peaks.append(d)
-            if low <= size <= high:
-                banded.append(d)
+    for picture, levels, scaled in _pictures(pyramid):
+        for k in levels:
+            low = BAND[0] * (0.6 if k == levels[0] else 0.75)
+            high = BAND[1] * (np.inf if k == levels[-1] else 1.3)
+            for cx, cy, size, heat in net.detector.peaks(picture.level(k)):
+                d = NetDie(_from_level((cx, cy), k), size * 2**k, heat, np.zeros(8))
+                if scaled:  # carried back as Detector.search carries them
+                    d = replace(d, centre=scaled.to_source(d.centre), size=d.size / scaled.fx)
+                peaks.append(d)
+                if low <= size <= high:
+                    banded.append(d)
     merged = _found_once(banded)
     scored = net.scored(pyramid, merged)
     return {
@@ -211,8 +229,7 @@ def trace_rig(folder: Path, models: Path) -> Trace:
         # (vision.stretch, DieNet.read), with the labels' boxes unstretched alike.
         read = net.read(bgr)
         pyramid, fx, fy = read.pyramid, read.fx, read.fy
-        levels = search_levels(pyramid.shape)
-        stages = _stages(net, pyramid, levels)
+        stages = _stages(net, pyramid)
         final = stages["final"]
         found = [d.centre for d in net.find(bgr)]
         reader_finds = [_into(x, y, fx, fy) for x, y in found]
@@ -228,7 +245,7 @@ def trace_rig(folder: Path, models: Path) -> Trace:
             [*_into(b[0], b[1], fx, fy), *_into(b[2], b[3], fx, fy)]
             for b in (lb["box"] for lb in labels[name])
         ]
-        heats = _heats(net, pyramid, levels) if len(taken) < len(boxes) else []
+        heats = _heats(net, pyramid) if len(taken) < len(boxes) else []
         for i, lb in enumerate(labels[name]):
             box = boxes[i]
             side = float(np.sqrt((box[2] - box[0]) * (box[3] - box[1])))

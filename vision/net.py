@@ -17,8 +17,9 @@ Two small networks, both trained by :mod:`vision.train`:
    A die read at under :data:`SECOND_LOOK_BELOW` is first looked at again, from crops moved
    a little each way and a tighter one.
 
-The detector reads every level of the picture's pyramid where a die can be
-(:mod:`vision.pyramid`): dice of any size are on some level the size it learnt. The face
+The detector reads every level of the picture's pyramid where a die can be, and of the
+picture scaled by 1/√2 between them (:mod:`vision.pyramid`, :meth:`Detector.search`): dice
+of any size are on some level near the size it is surest of. The face
 classifier cuts each die from the level where it is still sharp but no larger than it needs.
 With a calibrated tray (:mod:`vision.tray`) only the tray is read. A picture whose dice look
 stretched along one axis (:mod:`vision.stretch`) is read unstretched too, and the reading
@@ -38,7 +39,7 @@ import onnxruntime as ort  # type: ignore[import-untyped]
 
 from vision.colour import die_colour, nearest_colour
 from vision.pose import FACE_CROP, crop_matrix, die_angle, die_side, face_crop
-from vision.pyramid import BAND, Pyramid, crop_level, search_levels
+from vision.pyramid import BAND, Pyramid, crop_level, half_octave, search_levels
 from vision.stretch import MIN_STRETCH, SURE_HEAT, Unstretched, stretch_of
 from vision.tray import Polygon, bounds, contains
 
@@ -334,7 +335,39 @@ class Detector:
     ) -> list[NetDie]:
         """The dice on each of ``levels`` (only those in the band it learnt, and only inside
         the tray) from its threshold (or ``min_heat``), in picture pixels, without face
-        probabilities yet."""
+        probabilities yet. (Training finds its phantoms so, on whole octaves: :meth:`search`
+        is what the reader reads.)"""
+        return _found_once(self.banded(pyramid, levels, tray, min_heat))
+
+    def search(
+        self,
+        pyramid: Pyramid,
+        die_box: float | None = None,
+        tray: Polygon | None = None,
+        min_heat: float | None = None,
+    ) -> list[NetDie]:
+        """The dice on the levels of ``pyramid`` where dice can be
+        (:func:`vision.pyramid.search_levels`) and on those of its half-octave picture
+        between them (:func:`vision.pyramid.half_octave`), as :meth:`find` finds them, in
+        ``pyramid``'s picture pixels."""
+        whole = self.banded(pyramid, search_levels(pyramid.shape, die_box), tray, min_heat)
+        half = half_octave(pyramid)
+        between = [
+            replace(d, centre=half.to_source(d.centre), size=d.size / half.fx)
+            for d in self.banded(
+                half, search_levels(half.shape, die_box and die_box * half.fx), tray, min_heat
+            )
+        ]
+        return _found_once(whole + between)
+
+    def banded(
+        self,
+        pyramid: Pyramid,
+        levels: list[int],
+        tray: Polygon | None = None,
+        min_heat: float | None = None,
+    ) -> list[NetDie]:
+        """:meth:`find`'s dice before those found twice are merged."""
         shape = pyramid.shape
         found = []
         for k in levels:
@@ -358,10 +391,11 @@ class Detector:
                     )
         if tray is not None:
             found = [d for d in found if contains(tray, shape, d.centre)]
-        # One die found twice (on two levels, or two peaks on one): keep the stronger. Finds
-        # of unlike sizes in one place (a die and its pip, or a heap of dice and the dice in
-        # it) are all kept: the face classifier tells which is a die (_classify).
-        return _found_once(found)
+        # One die found twice (on two levels, or two peaks on one) is merged by the caller,
+        # the stronger kept (_found_once). Finds of unlike sizes in one place (a die and its
+        # pip, or a heap of dice and the dice in it) are all kept: the face classifier tells
+        # which is a die (_classify).
+        return found
 
 
 class DieNet:
@@ -573,8 +607,9 @@ class DieNet:
         """Every die on the picture, in picture pixels.
 
         The detector reads the levels of the picture's pyramid where its dice can be
-        (:func:`vision.pyramid.search_levels`): all of them, or with a calibrated die side
-        ``die_px`` those where a die of half to twice that side is a size it knows. With a
+        (:func:`vision.pyramid.search_levels`), and its half-octave picture's
+        (:meth:`Detector.search`): all of them, or with a calibrated die side ``die_px``
+        those where a die of half to twice that side is a size it knows. With a
         ``tray`` (a polygon, :mod:`vision.tray`) it reads only around the tray and keeps only
         the dice inside it. Told that ``count`` dice are in view and finding fewer, it looks
         harder for the rest (:data:`FILL_FROM`).
@@ -669,7 +704,7 @@ class DieNet:
     ) -> list[NetDie]:
         """The detector's finds on the levels where dice can be, from its threshold (or
         ``min_heat``), each framed within :data:`SIZED_MOST` of a calibrated ``box``."""
-        finds = self.detector.find(pyramid, search_levels(pyramid.shape, box), tray, min_heat)
+        finds = self.detector.search(pyramid, box, tray, min_heat)
         if box:
             low, high = box / SIZED_MOST, box * SIZED_MOST
             finds = [replace(d, size=min(high, max(low, d.size))) for d in finds]

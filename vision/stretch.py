@@ -32,7 +32,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision.pyramid import Pyramid
+from vision.pyramid import Pyramid, Scaled
 
 # The measured anisotropy is about half the true stretch on photos exported stretched (see
 # above). Held out, read both ways: 2 read `single-grey` 45.9% right and `roboflow-public`
@@ -81,28 +81,13 @@ def labelled_stretch(boxes: Sequence[Sequence[float]]) -> float:
     return float(np.median(logs)) if logs else 0.0
 
 
-class Unstretched(Pyramid):
+class Unstretched(Scaled):
     """The pyramid of ``source``'s picture with a stretch of e^``stretch`` across undone at
-    the same area: a point (x, y) of the picture is (x·``fx``, y·``fy``) here.
+    the same area (:class:`vision.pyramid.Scaled`).
 
-    Each level is made only when asked for: halved from the level before if a finer one is
-    made, else scaled from ``source``'s own level. A 12-megapixel photo is searched from its
-    quarter, so its full picture unstretched is made only for the crops of dice under 56 px,
-    if there are any (unstretching it whole took 20 ms of a 173-ms reading); a picture
-    searched from its full size gets the very levels that unstretching it whole would give."""
+    A 12-megapixel photo is searched from its quarter, so its full picture unstretched is
+    made only for the crops of dice under 56 px, if there are any (unstretching it whole took
+    20 ms of a 173-ms reading)."""
 
     def __init__(self, source: Pyramid, stretch: float) -> None:
-        h, w = source.shape[:2]
-        width = max(1, round(w * math.exp(-stretch / 2)))
-        height = max(1, round(h * math.exp(stretch / 2)))
-        self.fx, self.fy = width / w, height / h
-        self.shape = (height, width, *source.shape[2:])
-        self._levels = {}
-        self._source = source
-
-    def _make(self, k: int) -> np.ndarray:
-        if any(j < k for j in self._levels):
-            return super()._make(k)
-        h, w = self.shape[:2]
-        size = (max(1, w >> k), max(1, h >> k))
-        return cv2.resize(self._source.level(k), size, interpolation=cv2.INTER_AREA)
+        super().__init__(source, math.exp(-stretch / 2), math.exp(stretch / 2))

@@ -154,7 +154,9 @@ def test_below_the_trained_threshold_an_adapted_classifier_keeps_its_sure_reads(
         assert [_key(d) for d in kept] == [_key(d) for d in every if id(d) not in gone]
         dropped += len(doubted)
         kept_low += sum(1 for d in kept if d.heat < MIN_HEAT)
-    assert dropped >= 3 and kept_low >= 1
+    # Both happen on each rig's photos (on pxl-tray's, 2 dropped since the half-octave
+    # search, 3 or more before it).
+    assert dropped >= 2 and kept_low >= 1
 
 
 def test_the_rolls_choose_how_sure_not_a_die_must_be_too(dim_rig) -> None:

@@ -14,14 +14,17 @@ import numpy as np
 import pytest
 
 from vision.evaluation import Score
-from vision.net import Detector
+from vision.net import MODELS, READ_FROM, Detector
 from vision.pyramid import (
     BAND,
+    BAND_MIDDLE,
     CALIBRATED_SPREAD,
+    HALF_OCTAVE,
     MAX_SEARCH_PIXELS,
     Pyramid,
     calibrated_level,
     crop_level,
+    half_octave,
     search_levels,
     smallest_die,
 )
@@ -65,6 +68,75 @@ def test_reading_every_scale_costs_about_a_third_more_than_the_picture() -> None
         h, w = shape[:2]
         pixels = sum((h >> k) * (w >> k) for k in search_levels(shape))
         assert pixels <= 4 / 3 * h * w
+
+
+def test_with_the_half_octave_every_die_is_near_the_band_s_middle_on_some_level() -> None:
+    # Whole levels alone leave a die as far as half an octave (√2) from the middle of the
+    # band on every level; with the half-octave picture's levels, a quarter octave. (Dice
+    # under the band's middle are on the finest level, which the half octave does not add to.)
+    shape = (640, 640, 3)
+    half = half_octave(Pyramid(np.zeros(shape, np.uint8)))
+    assert half.shape == (453, 453, 3) and half.fx == pytest.approx(HALF_OCTAVE, rel=1e-3)
+    whole = [2.0**-k for k in search_levels(shape)]
+    both = whole + [half.fx * 2.0**-k for k in search_levels(half.shape)]
+    for size in np.geomspace(BAND_MIDDLE, 320, 60):
+        off = [
+            min(abs(np.log2(size * s / BAND_MIDDLE)) for s in scales) for scales in (whole, both)
+        ]
+        assert off[1] <= 0.26, size
+    assert (
+        max(
+            min(abs(np.log2(size * s / BAND_MIDDLE)) for s in whole)
+            for size in np.geomspace(BAND_MIDDLE, 320, 60)
+        )
+        > 0.45
+    )
+
+
+def test_the_search_reads_about_twice_the_picture_s_pixels() -> None:
+    # The whole levels cost 4/3 of the finest; the half-octave picture's half as much again.
+    for shape in [(480, 640, 3), (640, 640, 3), (3024, 4032, 3)]:
+        h, w = shape[:2]
+        half = half_octave(Pyramid(np.zeros(shape, np.uint8)))
+        hh, hw = half.shape[:2]
+        pixels = sum((h >> k) * (w >> k) for k in search_levels(shape))
+        pixels += sum((hh >> k) * (hw >> k) for k in search_levels(half.shape))
+        finest = search_levels(shape)[0]
+        assert pixels <= 2 * (h >> finest) * (w >> finest)
+
+
+def test_dice_found_between_the_levels_are_placed_on_the_photo(photos) -> None:
+    # The half-octave picture's finds, carried back to the photo, lie on its dice at their
+    # size: on the test photos of five rigs nearly every labelled die has one within half a
+    # side of its centre, about as big as its box (the median; some are a pip of a big die);
+    # and the search keeps some of them over the whole levels' finds of the same die.
+    detector = Detector(MODELS / "dice_net.onnx", READ_FROM)
+    labelled, sizes, kept = 0, [], 0
+    for name in ["box-gray", "dice-photos", "pxl-tray", "roboflow-public", "single-grey"]:
+        folder, labels = rig(photos, name)
+        for photo, dice in labels.items():
+            pyramid = Pyramid(cv2.imread(str(folder / photo)))
+            half = half_octave(pyramid)
+            finds = [
+                (half.to_source(d.centre), d.size / half.fx, d.heat)
+                for d in detector.banded(half, search_levels(half.shape))
+            ]
+            for die in dice:
+                x0, y0, x1, y1 = die["box"]
+                side = max(x1 - x0, y1 - y0)
+                near = [
+                    f
+                    for f in finds
+                    if np.hypot(f[0][0] - (x0 + x1) / 2, f[0][1] - (y0 + y1) / 2) < side / 2
+                ]
+                labelled += 1
+                if near:
+                    sizes.append(max(near, key=lambda f: f[2])[1] / side)
+            whole = {d.centre for d in detector.banded(pyramid, search_levels(pyramid.shape))}
+            kept += sum(d.centre not in whole for d in detector.search(pyramid))
+    assert len(sizes) >= 0.95 * labelled
+    assert 0.7 <= float(np.median(sizes)) <= 1.3
+    assert kept
 
 
 def test_a_big_photo_is_searched_from_the_half_that_fits_the_budget() -> None:
@@ -112,6 +184,8 @@ def test_the_detector_reads_only_the_levels_it_must(dataset, monkeypatch) -> Non
     DiceReader().read(big)
     assert max(h * w for h, w in shapes) <= MAX_SEARCH_PIXELS
     assert shapes[0] == (756, 1008)
+    # The half-octave picture is read from its quarter too.
+    assert (534, 712) in shapes
 
 
 @pytest.mark.parametrize("scale", [0.45, 4.0])

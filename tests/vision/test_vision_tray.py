@@ -8,6 +8,7 @@ import json
 import cv2
 import numpy as np
 import pytest
+from boxes import touching
 
 from vision.backgrounds import speckle
 from vision.calibration import Calibration, CalibrationError
@@ -102,12 +103,14 @@ def test_dice_in_a_real_tray_are_read_and_the_carpet_and_next_tray_are_not(photo
     # edge (not labelled: they are not this tray's). With the tray's outline (found on the
     # photo with its dice painted out, as calibrate finds it on the empty tray), all but one
     # labelled die are found, one read wrong, nothing outside the tray is reported, and
-    # what is left inside it that is not a labelled die is reported unsure, never a face.
+    # what is left inside it that is not a labelled die is reported unsure, never a face
+    # unless it is a die's side face.
     folder = photos / "pxl-tray"
     labels = json.loads((folder / "labels.json").read_text())
     net = DieNet()
     total = Score()
     outside = {"untrayed": 0, "trayed": 0}  # the detector's finds outside the tray
+    side_faces = 0
     for name, dice in labels.items():
         image = cv2.imread(str(folder / name))
         empty = image.copy()
@@ -131,14 +134,18 @@ def test_dice_in_a_real_tray_are_read_and_the_carpet_and_next_tray_are_not(photo
         assert all(contains(tray, image.shape, d.centre) for d in read), name
         total.add(name, read, dice, 0.0)
         _, extra = match([d.centre for d in read], [d["box"] for d in dice])
-        assert all(read[p].value is None for p in extra), name
+        # A find read as a face where no die is labelled is a die's side face, beside it.
+        faces = [read[p] for p in extra if read[p].value is not None]
+        assert all(any(touching(f.box, d["box"]) for d in dice) for f in faces), name
+        side_faces += len(faces)
         levels = search_levels(image.shape, None)
         for key, region in (("untrayed", None), ("trayed", tray)):
             finds = net.detector.find(Pyramid(image), levels, region)
             outside[key] += sum(not contains(tray, image.shape, f.centre) for f in finds)
-    # Of the 21 dice, one is taken for not a die and a 4 on a stretched photo is read as a 6
-    # (as without the tray: test_vision_rigs.py, READ_AT_LEAST).
-    assert total.missed <= 1 and total.wrong <= 1
+    # Of the 21 dice, one may be taken for not a die, and a green 4 on a stretched photo is
+    # either read as the 6 its side face shows or left unsure beside its side face read as a
+    # 6 (as without the tray: test_vision_rigs.py, READ_AT_LEAST and SIDE_FACES_AT_MOST).
+    assert total.missed <= 1 and total.wrong + side_faces <= 1
     # Without the tray the detector takes 68 things on the carpet and in the next tray for
     # dice (13 of them over 0.3; it reads from 0.2, READ_FROM); with it, it finds nothing
     # outside the tray. At most 2 finds are left inside it
