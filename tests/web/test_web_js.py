@@ -391,3 +391,35 @@ def test_a_tap_on_a_newer_picture_is_sent_though_the_last_reply_is_still_on_its_
         assert server.service.game(game.id).seq == 3 and state.speaker == 1, state
     finally:
         ctx.close()
+
+
+def test_create_tapped_before_the_list_of_games_arrives_still_creates_the_game(
+    server, browser
+) -> None:
+    """On a slow Pi the home page's list of games can arrive after the owner has typed the
+    names and tapped "Create the game": the tap waits for the list and then creates the game.
+    (It submitted the bare form: the page reloaded with the names in its address, no game
+    made; seen as a browser test timing out under load.)"""
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(10_000)
+        held: list[Any] = []
+        page.route("**/api/rules", lambda route: held.append(route))
+        page.goto(server.url + "/")
+        for i, name in enumerate(["Ann", "Bo", "Cy"]):
+            page.fill(f"input[name=player{i}]", name)
+        page.wait_for_function("() => document.getElementById('game').options.length === 0")
+        page.click("button[type=submit]")
+        for _ in range(100):  # the route is called back while the page is being driven
+            if held:
+                break
+            page.wait_for_timeout(50)
+        assert len(held) == 1 and not server.service.games()
+        held.pop().continue_()
+        page.wait_for_url("**/host/*")
+        game = server.service.game(page.url.rsplit("/", 1)[1])
+        assert [s.name for s in game.setup.seats] == ["Ann", "Bo", "Cy"]
+        assert "Ann" not in page.url
+    finally:
+        ctx.close()

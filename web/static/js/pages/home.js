@@ -1,7 +1,7 @@
 /* Home: the owner creates a game (which game, the players clockwise with their colours, the
  * game's setup choices and house rules). */
 import { api, send } from "../api.js";
-import { fill, h } from "../dom.js";
+import { fill, h, toast } from "../dom.js";
 import { gameModule } from "../games.js";
 
 /* One select per choice (a game's setup choices, or its house rules), its values as JSON. */
@@ -54,10 +54,26 @@ async function offerColours(form, game, every) {
 export async function start(page) {
   const form = document.getElementById("create");
   if (!form) return;  // not the owner: the page says how to become one
-  const rules = (await api("GET", "/api/rules")).data;
+  // Listening from the start: a tap on Create before the games list arrives (a slow Pi) waits
+  // for it, where the bare form would have been submitted (the page reloaded, no game made).
+  const ready = api("GET", "/api/rules");
+  let chosen = () => null;
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    await ready;
+    const game = chosen();
+    if (!game) {
+      const { data } = await ready;
+      toast(`The list of games could not be loaded: ${data.reason || "reload the page"}`, false);
+      return;
+    }
+    const made = await send("/api/games", newGame(form, game), { csrf: page.csrf });
+    if (made) window.location.href = `/host/${made.game_id}`;
+  });
+  const rules = (await ready).data;
   const picker = document.getElementById("game");
   fill("game", rules.games.map((g) => h("option", { value: g.id, selected: g.id === rules.default, text: g.name })));
-  const chosen = () => rules.games.find((g) => g.id === picker.value);
+  chosen = () => rules.games.find((g) => g.id === picker.value);
   const every = [...form.querySelector(".seat-row select").options].map((o) => o.value);
 
   function showGame() {
@@ -70,10 +86,4 @@ export async function start(page) {
   }
   picker.addEventListener("change", showGame);
   showGame();
-
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const made = await send("/api/games", newGame(form, chosen()), { csrf: page.csrf });
-    if (made) window.location.href = `/host/${made.game_id}`;
-  });
 }
