@@ -18,6 +18,7 @@ import random
 import re
 import shutil
 import subprocess
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -397,20 +398,33 @@ def test_create_tapped_before_the_list_of_games_arrives_still_creates_the_game(
     server, browser
 ) -> None:
     """On a slow Pi the home page's list of games can arrive after the owner has typed the
-    names and tapped "Create the game": the tap waits for the list and then creates the game.
-    (It submitted the bare form: the page reloaded with the names in its address, no game
-    made; seen as a browser test timing out under load.)"""
+    names and tapped "Create the game": the tap waits for the list and then creates the game,
+    once. (It submitted the bare form: the page reloaded with the names in its address, no
+    game made; seen as a browser test timing out under load.) The page's script is loaded
+    after the page, so the button comes disabled and the script enables it once it listens:
+    a tap before that did the same (seen in CI, where this test clicked too early)."""
+    with urllib.request.urlopen(server.url + "/") as res:  # loopback: the owner's page
+        html = res.read()
+    assert re.search(rb'<button[^>]*type="submit"[^>]*\bdisabled\b', html), html
     ctx = browser.new_context()
     try:
         page = ctx.new_page()
         page.set_default_timeout(10_000)
         held: list[Any] = []
         page.route("**/api/rules", lambda route: held.append(route))
+        made: list[str] = []
+
+        def count(route: Any) -> None:
+            made.append(route.request.method)
+            route.continue_()
+
+        page.route("**/api/games", count)
         page.goto(server.url + "/")
         for i, name in enumerate(["Ann", "Bo", "Cy"]):
             page.fill(f"input[name=player{i}]", name)
-        page.wait_for_function("() => document.getElementById('game').options.length === 0")
-        page.click("button[type=submit]")
+        page.click("button[type=submit]")  # waits until it is enabled: the script listens
+        page.dblclick("button[type=submit]", force=True)  # impatient: two more taps
+        assert page.eval_on_selector("#game", "s => s.options.length") == 0  # no list yet
         for _ in range(100):  # the route is called back while the page is being driven
             if held:
                 break
@@ -421,5 +435,7 @@ def test_create_tapped_before_the_list_of_games_arrives_still_creates_the_game(
         game = server.service.game(page.url.rsplit("/", 1)[1])
         assert [s.name for s in game.setup.seats] == ["Ann", "Bo", "Cy"]
         assert "Ann" not in page.url
+        page.wait_for_load_state()
+        assert made == ["POST"] and len(server.service.games()) == 1, made
     finally:
         ctx.close()

@@ -55,21 +55,27 @@ export async function start(page) {
   const form = document.getElementById("create");
   if (!form) return;  // not the owner: the page says how to become one
   // Listening from the start: a tap on Create before the games list arrives (a slow Pi) waits
-  // for it, where the bare form would have been submitted (the page reloaded, no game made).
+  // for it. The page's button is disabled until this module listens (it is loaded after the
+  // page): the bare form would have been submitted (the page reloaded, no game made).
   const ready = api("GET", "/api/rules");
+  const create = form.querySelector("button[type=submit]");
   let chosen = () => null;
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
+    create.disabled = true;  // one game per tap, however slow the list or the answer
     await ready;
     const game = chosen();
     if (!game) {
       const { data } = await ready;
       toast(`The list of games could not be loaded: ${data.reason || "reload the page"}`, false);
+      create.disabled = false;
       return;
     }
     const made = await send("/api/games", newGame(form, game), { csrf: page.csrf });
     if (made) window.location.href = `/host/${made.game_id}`;
+    else create.disabled = false;  // refused (send says why): mend the form and tap again
   });
+  create.disabled = false;
   const rules = (await ready).data;
   const picker = document.getElementById("game");
   fill("game", rules.games.map((g) => h("option", { value: g.id, selected: g.id === rules.default, text: g.name })));
