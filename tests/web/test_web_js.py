@@ -372,10 +372,14 @@ def test_a_tap_on_a_newer_picture_is_sent_though_the_last_reply_is_still_on_its_
     try:
         phone = ctx.new_page()
         phone.set_default_timeout(10_000)
-        held: list[tuple[Any, Any]] = []
+        held: list[Any] = []
+        replies: list[Any] = []
 
         def hold(route: Any) -> None:
-            held.append((route, route.fetch()))  # the server applies it; the page waits
+            # Held first: the roll's event can reach the page before route.fetch() returns
+            # here (seen in CI as no roll held after its event).
+            held.append(route)
+            replies.append(route.fetch())  # the server applies it; the page waits
 
         phone.route("**/dice/roll", hold)
         phone.goto(f"{server.url}/play/{game.id}")
@@ -385,8 +389,11 @@ def test_a_tap_on_a_newer_picture_is_sent_though_the_last_reply_is_still_on_its_
         phone.wait_for_function("s => document.body.dataset.seq === s", arg=str(2))
         assert len(held) == 1  # the roll's event came; its reply has not
         phone.click("#choices button.choice[data-group='keep']")
-        route, reply = held.pop()
-        route.fulfill(response=reply)
+        for _ in range(200):  # the companion's reply reaches this handler in its own time
+            if replies:
+                break
+            phone.wait_for_timeout(50)
+        held.pop().fulfill(response=replies.pop())
         phone.wait_for_function("s => Number(document.body.dataset.seq) >= s", arg=3)
         state = server.service.game(game.id).state
         assert server.service.game(game.id).seq == 3 and state.speaker == 1, state
