@@ -40,7 +40,7 @@ matches; ``--train`` rebuilds them, ``--cached-only`` reads only the rigs alread
 lists the others as not measured. ``--any-recipe`` also reads cached folds trained by an
 older recipe (never one that saw the rig it reads), and marks each such row with what
 differs. Each fold trained is timed and the time printed: on the shared 2-core machine here
-a fold took 22-34 minutes, niced, two at a time (docs/vision.md).
+a fold took 22-39 minutes, niced, two at a time (docs/vision.md).
 """
 
 from __future__ import annotations

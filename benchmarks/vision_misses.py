@@ -25,6 +25,8 @@ step the last find inside the die's box went away:
   left it unread: a die read surely over it, or the dice's size far off, ``FAINT_SIZE``;
 - **merged by size**: kept by the classifier, but removed by the rule that prefers a find
   read surely, then the bigger, among finds in one place;
+- **smaller than the dice**: read, but its side is far under that of the dice read surely on
+  the photo (``SMALL_SIDE``): taken for a pip, a speck or a side face;
 - **taken by another label**: a find survives in the box but scoring paired it with another
   die (it lies in both boxes).
 
@@ -68,6 +70,7 @@ from vision.net import (  # noqa: E402
     NetDie,
     _found_once,
     _from_level,
+    _without_small,
 )
 from vision.pyramid import BAND, Pyramid, Scaled, half_octave, search_levels  # noqa: E402
 from vision.rigs import DATASETS, find_rigs  # noqa: E402
@@ -81,6 +84,7 @@ MISS_STEPS = (
     "merged across levels",
     "not a die",
     "merged by size",
+    "smaller than the dice",
     "taken by another label",
 )
 UNSURE_KINDS = ("true face first", "another face first", "no legal face", "not a die")
@@ -175,7 +179,8 @@ def _stages(net: DieNet, pyramid: Pyramid) -> dict[str, list[NetDie]]:
         "merged": merged,
         "scored": scored,
         "kept": [d for d in scored if d.not_a_die < NOT_A_DIE_FROM],
-        "final": net._classify(pyramid, merged),
+        "classified": (classified := net._classify(pyramid, merged)),
+        "final": _without_small(classified),
     }
 
 
@@ -200,7 +205,8 @@ def _miss_step(box: list[float], stages: dict[str, list[NetDie]], heat: float) -
         ("size out of band", "banded"),
         ("merged across levels", "merged"),
         ("not a die", "kept"),
-        ("merged by size", "final"),
+        ("merged by size", "classified"),
+        ("smaller than the dice", "final"),
     ):
         if not any_in(stage):
             return step
