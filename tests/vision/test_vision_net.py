@@ -242,7 +242,7 @@ def test_a_calibrated_die_size_frames_each_find_as_big_as_a_die(
     # reads a phantom (and, with the classifier shipped until 2026-11-24, one die wrong).
     # Given the photo's die size, each find is cut within SIZED_MOST of it: all twelve are
     # read right and no phantom is found. (The phantom is small beside the dice read
-    # surely, and SMALL_SIDE drops it too: that rule is off here but where said.)
+    # surely, and SMALL_SIDE drops it too: that rule is on for the first reading only.)
     name = "IMG_20191208_111339.jpg"
     image, dice = cv2.imread(str(dataset / name)), labels[name]
     assert image is not None
