@@ -67,6 +67,15 @@ HALF_OCTAVE = 2**-0.5
 # least this (the classifier's 32-px crop holds 1.15 sides: a die cut from there is shrunk by
 # at most two, and a die smaller than this is enlarged).
 CROP_SIDE = 28.0
+# A level of a picture scaled by other than a half (the half-octave picture, a picture
+# unstretched: Scaled) is scaled from the source's level bilinearly. OpenCV's exact area
+# mean (INTER_AREA) is fast only for whole factors: at 1/√2 it took 2.8 ms for a 640-px
+# photo against 0.36, and 82 ms at 12 megapixels against 12. Held out (thirty-fourth
+# session's folds, as read), the bilinear levels read 6,374 dice right against 6,339, 259
+# wrong against 261 and 743 phantoms against 774, and every rig 1-14% less CPU side by
+# side; bicubic, sharper still, read 6,262 right (docs/vision.md, *Levels scaled
+# bilinearly*).
+SCALING = cv2.INTER_LINEAR
 
 
 class Pyramid:
@@ -104,9 +113,9 @@ class Scaled(Pyramid):
     is ((x + ½)·``fx`` − ½, (y + ½)·``fy`` − ½) here.
 
     Each level is made only when asked for: halved from the level before if a finer one is
-    made, else scaled from ``source``'s own level. So the picture scaled is never made whole
-    unless its finest level is read, and a picture read from its full size gets the very
-    levels that scaling it whole and halving would give."""
+    made, else scaled from ``source``'s own level (:data:`SCALING`). So the picture scaled is
+    never made whole unless its finest level is read, and a picture read from its full size
+    gets the very levels that scaling it whole and halving would give."""
 
     def __init__(self, source: Pyramid, fx: float, fy: float) -> None:
         h, w = source.shape[:2]
@@ -121,7 +130,7 @@ class Scaled(Pyramid):
             return super()._make(k)
         h, w = self.shape[:2]
         size = (max(1, w >> k), max(1, h >> k))
-        return cv2.resize(self._source.level(k), size, interpolation=cv2.INTER_AREA)
+        return cv2.resize(self._source.level(k), size, interpolation=SCALING)
 
     def to_source(self, point: tuple[float, float]) -> tuple[float, float]:
         """A point of this picture in pixels of ``source``'s picture."""
