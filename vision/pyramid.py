@@ -70,11 +70,12 @@ CROP_SIDE = 28.0
 # A level of a picture scaled by other than a half (the half-octave picture, a picture
 # unstretched: Scaled) is scaled from the source's level bilinearly. OpenCV's exact area
 # mean (INTER_AREA) is fast only for whole factors: at 1/√2 it took 2.8 ms for a 640-px
-# photo against 0.36, and 82 ms at 12 megapixels against 12. Held out (thirty-fourth
-# session's folds, as read), the bilinear levels read 6,374 dice right against 6,339, 259
-# wrong against 261 and 743 phantoms against 774, and every rig 1-14% less CPU side by
-# side; bicubic, sharper still, read 6,262 right (docs/vision.md, *Levels scaled
-# bilinearly*).
+# photo against 0.36, and 82 ms at 12 megapixels against 12. It reads as many dice: held
+# out (thirty-fourth session's folds, as read), 6,374 right against 6,339 with the 8-bit
+# networks (259 wrong against 261, 743 phantoms against 774) and 6,345 against 6,334 with
+# the float ones (249 wrong against 240, 769 phantoms against 744), for 1-14% less CPU by
+# rig side by side; a 12-megapixel photo 137-146 ms against 151-154 (docs/vision.md,
+# *Levels scaled bilinearly*).
 SCALING = cv2.INTER_LINEAR
 
 
