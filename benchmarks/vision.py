@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/vision.py [--json] [--train | --cached-only] [--any-recipe]
                                           [--rigs a,b] [--models DIR] [--datasets DIR]
-                                          [--seed N] [--python PY]
+                                          [--seed N] [--python PY] [--float]
 
 The rigs are the labelled folders under ``../shared/datasets`` (``dice-photos`` and the four
 of ``dice-photos-more``; :mod:`vision.rigs`). For each rig both networks are trained on the
@@ -41,6 +41,12 @@ lists the others as not measured. ``--any-recipe`` also reads cached folds train
 older recipe (never one that saw the rig it reads), and marks each such row with what
 differs. Each fold trained is timed and the time printed: on the shared 2-core machine here
 a fold took 22-39 minutes, niced, two at a time (docs/vision.md).
+
+``--float`` reads each fold's float networks (the ``float/`` folder training keeps beside
+the 8-bit ones) instead of the 8-bit networks the reader ships: the 8-bit networks' activation
+ranges come from a few photos (:mod:`vision.quantize`), and quantizing the same float networks
+again moved a rig by 15-26 dice read right, so a reading rule's gain of a few dozen dice is
+judged on both. The adapted table is left out (adapting matches the 8-bit classifier).
 """
 
 from __future__ import annotations
@@ -79,6 +85,7 @@ from vision.cli import GOOD_DIE  # noqa: E402
 from vision.draw import mistake_sheet  # noqa: E402
 from vision.evaluation import SIZE_EDGES, Score, band_name, evaluate, wilson  # noqa: E402
 from vision.net import MODELS as SHIPPED  # noqa: E402
+from vision.quantize import FLOAT  # noqa: E402
 from vision.reader import DiceReader, DieFound  # noqa: E402
 from vision.rigs import DATASETS, Rig, find_rigs, leave_one_out, rig_sizes  # noqa: E402
 from vision.still import surest_first  # noqa: E402
@@ -453,6 +460,13 @@ def main() -> int:
         "out only the rig read",
     )
     p.add_argument(
+        "--float",
+        dest="float_networks",
+        action="store_true",
+        help="read each fold's float networks (its float/ folder), not the 8-bit ones; "
+        "no adapted table",
+    )
+    p.add_argument(
         "--mistakes",
         metavar="DIR",
         type=Path,
@@ -526,13 +540,17 @@ def main() -> int:
         minutes = train_minutes(model)
         if minutes is not None:
             notes.append(f"{held.name}: its fold took {minutes:.0f} min to train")
-        reader = DiceReader(models=model)
+        nets = model / FLOAT if args.float_networks else model
+        if not (nets / "dice_net.onnx").exists():
+            print(f"error: no float networks in {nets}: train the fold again", file=sys.stderr)
+            return 2
+        reader = DiceReader(models=nets)
         first = cv2.imread(str(held.folder / held.photos()[0]))
         assert first is not None, held.photos()[0]
         reader.read(first)  # load the networks before the clock starts, as the companion does
         scores = (
             evaluate(held.folder, reader.read),
-            given_size(held, partial(read_calibrated, model)),
+            given_size(held, partial(read_calibrated, nets)),
             given_size(held, read_baseline),
         )
         for total, sc in zip(pooled, scores, strict=True):
@@ -541,21 +559,25 @@ def main() -> int:
         told = told_count(held, reader.read)
         told_pooled.merge(told)
         told_rows.append((name, scores[0], told))
-        n, before, after, sized = adapted(model, held, others)
-        for total, sc in zip(adapted_pooled, (before, after, sized), strict=True):
-            total.merge(sc)
-        adapted_rows.append((name, n, before, after, sized))
         out[held.name] = {
             "network": scores[0].as_json(mistakes=False),
             "calibrated": scores[1].as_json(mistakes=False),
             "baseline": scores[2].as_json(mistakes=False),
             "told_count": told.as_json(mistakes=False),
-            "adapted": {
+        }
+        if not args.float_networks:
+            n, before, after, sized = adapted(model, held, others)
+            for total, sc in zip(adapted_pooled, (before, after, sized), strict=True):
+                total.merge(sc)
+            adapted_rows.append((name, n, before, after, sized))
+            out[held.name]["adapted"] = {
                 "photos": n,
                 "as_trained": before.as_json(mistakes=False),
                 "adapted": after.as_json(mistakes=False),
                 "adapted_die_size_given": sized.as_json(mistakes=False),
-            },
+            }
+        out[held.name] |= {
+            "float_networks": args.float_networks,
             "trained_on": record["trained_on"],
             "older_recipe": differs,
             "train_minutes": minutes,
@@ -577,19 +599,23 @@ def main() -> int:
             "calibrated": pooled[1].as_json(mistakes=False),
             "baseline": pooled[2].as_json(mistakes=False),
             "told_count": told_pooled.as_json(mistakes=False),
-            "adapted": {
+        }
+        if adapted_rows:
+            out["pooled"]["adapted"] = {
                 "as_trained": adapted_pooled[0].as_json(mistakes=False),
                 "adapted": adapted_pooled[1].as_json(mistakes=False),
                 "adapted_die_size_given": adapted_pooled[2].as_json(mistakes=False),
-            },
-        }
+            }
         out["not_measured"] = not_measured
         out["ms_per_12mp_photo"] = round(big_ms, 1)
         out["cpu_ms_per_12mp_photo"] = round(big_cpu, 1)
         out["machine"] = machine()
         print(json.dumps(out, indent=1))
         return 0
-    print("Leave one rig out: each rig read by networks trained on the other rigs only.")
+    print(
+        "Leave one rig out: each rig read by networks trained on the other rigs only"
+        + (" (their float networks)." if args.float_networks else ".")
+    )
     print(table(rows))
     for note in notes:
         print(note)
@@ -615,26 +641,26 @@ def main() -> int:
     print("By die size (the longer side of its labelled box), held out: % read right (dice)")
     print(size_table([(name, sc) for name, sc, *_ in rows]))
     print()
-    print(
-        f"Adapted to each rig as `python -m vision calibrate` adapts it: the face classifier "
-        f"matched to {ROLLS} or more of the rig's photos holding {ROLLED_DICE} dice or more "
-        'and the detector\'s threshold and "not a die" cut chosen by how many dice each holds '
-        "(no other label; "
-        "augmented copies kept together), then the rig's other photos read as "
-        "trained, as adapted, and as adapted with each photo's die size given (right / wrong "
-        "/ unsure / missed / phantom, % of dice):"
-    )
-    adapted_rows.append(
-        (
-            f"pooled ({measured} rig{'s' if measured != 1 else ''})",
-            sum(r[1] for r in adapted_rows),
-            adapted_pooled[0],
-            adapted_pooled[1],
-            adapted_pooled[2],
+    if adapted_rows:
+        print(
+            f"Adapted to each rig as `python -m vision calibrate` adapts it: the face "
+            f"classifier matched to {ROLLS} or more of the rig's photos holding {ROLLED_DICE} "
+            'dice or more and the detector\'s threshold and "not a die" cut chosen by how '
+            "many dice each holds (no other label; augmented copies kept together), then the "
+            "rig's other photos read as trained, as adapted, and as adapted with each photo's "
+            "die size given (right / wrong / unsure / missed / phantom, % of dice):"
         )
-    )
-    print(adapted_table(adapted_rows))
-    print()
+        adapted_rows.append(
+            (
+                f"pooled ({measured} rig{'s' if measured != 1 else ''})",
+                sum(r[1] for r in adapted_rows),
+                adapted_pooled[0],
+                adapted_pooled[1],
+                adapted_pooled[2],
+            )
+        )
+        print(adapted_table(adapted_rows))
+        print()
     print(
         "Told how many dice each photo holds, as the camera's reader is told how many dice "
         "a roll lacks by the dice hub (finding fewer, it looks harder; finding more, the "

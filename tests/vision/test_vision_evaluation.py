@@ -4,16 +4,20 @@ the benchmark can show what the rigs' different die sizes do to its figures."""
 from __future__ import annotations
 
 import importlib.util
+import json
+import shutil
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
 from vision.evaluation import SIZE_EDGES, Score, band_name, evaluate, size_band
 from vision.reader import DiceReader, DieFound
-from vision.rigs import Rig
+from vision.rigs import Rig, find_rigs, rig_sizes
 
 
 def found(value: int | None, box: tuple[int, int, int, int]) -> DieFound:
@@ -153,3 +157,57 @@ def test_told_the_count_the_benchmark_scores_only_the_dice_the_table_counts(
     sure = bench.told_count(rig, with_phantom(1.0))
     assert sure.phantom > plain.phantom
     assert sure.right + sure.wrong + sure.abstained + sure.phantom <= sure.labelled
+
+
+def _fold(bench: ModuleType, models: Path, held: str, others: list[Rig]) -> Path:
+    """A cached fold that reads ``held``: the shipped networks, 8-bit and float, recorded as
+    trained on ``others`` by today's recipe (what the benchmark checks before it reads)."""
+    fold = models / held
+    (fold / "float").mkdir(parents=True)
+    for name in ("dice_net.onnx", "dice_faces.onnx"):
+        shutil.copy(bench.SHIPPED / name, fold / name)
+        shutil.copy(bench.SHIPPED / "float" / name, fold / "float" / name)
+    record = {
+        "trained_on": rig_sizes(others),
+        "steps": bench.DETECTOR_STEPS,
+        "face_steps": bench.FACE_STEPS,
+        "seed": 0,
+        **bench.recipe(),
+    }
+    (fold / "dice_net.json").write_text(json.dumps(record))
+    return fold
+
+
+def test_the_benchmark_reads_the_folds_float_networks_when_asked(
+    photos: Path, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """``--float``: every reading (as read, calibrated, told) by the fold's float/ networks,
+    and no adapted table, which needs the 8-bit classifier; without float/ it says so."""
+    bench = _benchmark()
+    rigs = find_rigs(photos)
+    held = "box-gray"
+    fold = _fold(bench, tmp_path, held, [r for r in rigs if r.name != held])
+    used: list[Path] = []
+
+    class Recorded(DiceReader):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            used.append(Path(self.models))
+
+    monkeypatch.setattr(bench, "DiceReader", Recorded)
+    # The 12-megapixel timing reads the shipped networks whatever the folds: not this test's.
+    monkeypatch.setattr(bench, "big_photo_ms", lambda *a: (1.0, 1.0, 0))
+    argv = ["vision.py", "--cached-only", "--float", "--rigs", held]
+    argv += ["--datasets", str(photos), "--models", str(tmp_path)]
+    monkeypatch.setattr(sys, "argv", argv)
+    assert bench.main() == 0
+    out = capsys.readouterr().out
+    assert "(their float networks)" in out
+    assert "Adapted to each rig" not in out
+    assert used and set(used) == {fold / "float"}
+    table = out.splitlines()[2].split()
+    assert table[0] == held and table[2].endswith("%")
+
+    shutil.rmtree(fold / "float")
+    assert bench.main() == 2
+    assert f"no float networks in {fold / 'float'}" in capsys.readouterr().err
