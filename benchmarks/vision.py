@@ -542,7 +542,8 @@ def main() -> int:
             notes.append(f"{held.name}: its fold took {minutes:.0f} min to train")
         nets = model / FLOAT if args.float_networks else model
         if not (nets / "dice_net.onnx").exists():
-            print(f"error: no float networks in {nets}: train the fold again", file=sys.stderr)
+            kind = "float networks" if args.float_networks else "networks"
+            print(f"error: no {kind} in {nets}: train the fold again", file=sys.stderr)
             return 2
         reader = DiceReader(models=nets)
         first = cv2.imread(str(held.folder / held.photos()[0]))
